@@ -1,0 +1,32 @@
+/** `current_time`: what time it is now in one zone (zod input, structured output). */
+import { z } from "zod";
+import { momentIn, momentSchema } from "./moment.js";
+import { failure, structured } from "./results.js";
+import type { TimeSettings } from "./settings.js";
+import { pureAnnotations, tool } from "./tool.js";
+import { resolveZone } from "./zones.js";
+
+export const currentTimeOutput = momentSchema.extend({
+  unix_ms: z.number().int().describe("milliseconds since 1970-01-01T00:00:00Z"),
+});
+
+export function currentTimeTool(settings: TimeSettings) {
+  return tool({
+    name: "current_time",
+    title: "Current time",
+    description:
+      "The current date and time in an IANA time zone, with its UTC offset, abbreviation, weekday and whether daylight-saving time is in effect. " +
+      "Without a time zone, the server's default zone is used.",
+    inputSchema: z.object({
+      timezone: z.string().optional().describe('IANA time zone, e.g. "Europe/Paris" or "America/New_York"; default: the server\'s zone'),
+    }),
+    outputSchema: currentTimeOutput,
+    annotations: { ...pureAnnotations, title: "Current time" },
+    handler: ({ timezone }) => {
+      const zone = resolveZone(timezone ?? settings.defaultZone);
+      if (!zone.ok) return failure(zone.message);
+      const now = Date.now();
+      return structured({ ...momentIn(zone.zone, now), unix_ms: now });
+    },
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * McpHostError and the catalog of its codes.
+ * Codes are public API: callers match on `code` (never on `instanceof`, which breaks when two copies of the
+ * package are installed). Every code is documented in docs/errors.md; a test keeps the two in step.
+ */
+
+/** Every error code mcp-host raises, with a one-line meaning (the long form lives in docs/errors.md). */
+export const ERROR_CODES = {
+  CONFIG_INVALID: "The configuration does not match the schema.",
+  CONFIG_SECRET_UNRESOLVED: "A ${env:…} or ${file:…} secret reference could not be resolved.",
+  MCP_CREDENTIALS_INLINE: "A credential was written literally where a secret reference is required.",
+  MCP_URL_INVALID: "An upstream server URL is not acceptable (scheme, userinfo, query, or malformed).",
+  MCP_TRANSPORT_INVALID: "An upstream server's transport settings are inconsistent.",
+  MCP_AUTH_CONFLICT: "An upstream server sets both `headers` and `auth`.",
+  MCP_AUTH_STRATEGY_UNKNOWN: "An upstream server names an auth kind nobody registered.",
+  MCP_AUTH_STRATEGY_INVALID: "An auth strategy rejected its settings or returned something unusable.",
+  MCP_SERVER_UNREACHABLE: "An upstream MCP server could not be connected to or listed in time.",
+  MCP_SERVER_UNKNOWN: "An operation named an upstream server the registry does not have.",
+  MCP_TOOL_UNKNOWN: "No upstream server offers a tool of that name.",
+  MCP_TOOL_AMBIGUOUS: "A bare tool, prompt or resource name is offered by several upstream servers.",
+  MCP_RESOURCE_UNKNOWN: "No upstream server lists a resource with that URI.",
+  MCP_PROMPT_UNKNOWN: "No upstream server offers a prompt of that name.",
+  MCP_CALL_FAILED: "An upstream request failed at the transport or protocol level.",
+  MCP_REGISTRY_CLOSED: "The registry was used after close().",
+  TOOL_FILTER_MATCHES_NOTHING: "An include/exclude filter leaves an upstream server with no tools.",
+  EXTENSION_NAME_TAKEN: "Two extensions have the same name.",
+  EXTENSION_LOAD_FAILED: "An extension module could not be imported or its factory threw.",
+  EXTENSION_INVALID: "An extension (or a package's mcpExtensions field) does not have the expected shape.",
+  EXTENSION_SETUP_FAILED: "An extension's setup() threw.",
+  EXTENSION_SETUP_TIMEOUT: "An extension's setup() did not finish within the setup timeout.",
+  EXTENSION_DISPOSE_FAILED: "One or more extensions' dispose() threw.",
+  EXTENSION_HOOK_FAILED: "An extension's onServer() threw; its changes to that build were discarded.",
+  TOOL_SCHEMA_INVALID: "A tool's input or output schema is not object-rooted or does not compile.",
+  TOOL_EXTENSION_FAILED: "A tool extension threw or its wrap() returned a non-function; the tool was left out.",
+  TOOL_NAME_CLASH: "Two extensions contributed the same tool, prompt or resource to one toolset.",
+  TOOL_HANDLER_FAILED: "A tool handler threw; the caller got an isError result.",
+  TOOL_TIMEOUT: "A tool handler ran past its timeout.",
+  SELECTION_UNKNOWN_TOOLSET: "A selection named toolsets nobody declared (refused in strict mode).",
+  ALREADY_STARTED: "start() was called on a host that is already started.",
+  HOST_NOT_STARTED: "The host was used before start() or after stop().",
+  HTTP_SESSION_LIMIT: "The legacy session cap was reached.",
+  CLI_USAGE: "The mcp-host command was given arguments it does not understand.",
+} as const;
+
+/** A stable, documented error code. */
+export type McpHostErrorCode = keyof typeof ERROR_CODES;
+
+/** Where an error came from, when it can be named. */
+export interface McpHostErrorDetails {
+  extension?: string;
+  server?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error class mcp-host throws.
+ * @example
+ * try { await host.start(); } catch (e) { if (isMcpHostError(e) && e.code === "ALREADY_STARTED") … }
+ */
+export class McpHostError extends Error {
+  readonly code: McpHostErrorCode;
+  readonly extension?: string;
+  readonly server?: string;
+
+  constructor(code: McpHostErrorCode, message: string, details: McpHostErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "McpHostError";
+    this.code = code;
+    if (details.extension !== undefined) this.extension = details.extension;
+    if (details.server !== undefined) this.server = details.server;
+  }
+
+  /** A plain object for logs and JSON answers; never includes the cause's stack. */
+  toJSON(): { code: McpHostErrorCode; message: string; extension?: string; server?: string } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.extension === undefined ? {} : { extension: this.extension }),
+      ...(this.server === undefined ? {} : { server: this.server }),
+    };
+  }
+}
+
+/**
+ * True for any object carrying a known mcp-host code, including one from another installed copy of the package.
+ * @example
+ * if (isMcpHostError(err, "TOOL_TIMEOUT")) retryLater();
+ */
+export function isMcpHostError(value: unknown, code?: McpHostErrorCode): value is McpHostError {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = (value as { code?: unknown }).code;
+  if (typeof candidate !== "string" || !(candidate in ERROR_CODES)) return false;
+  return code === undefined || candidate === code;
+}
+
+/** The message of anything thrown, for logs and isError results. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/**
+ * Wraps an error an extension threw, once, with `[extension <name>]`, keeping the original as `cause`.
+ * @example
+ * throw extensionError("EXTENSION_SETUP_FAILED", "spaces", "setup failed", err);
+ */
+export function extensionError(code: McpHostErrorCode, extension: string, what: string, cause?: unknown): McpHostError {
+  const detail = cause === undefined ? "" : `: ${messageOf(cause)}`;
+  return new McpHostError(code, `[extension ${extension}] ${what}${detail}`, { extension, cause });
+}

@@ -1,0 +1,268 @@
+/**
+ * The contract extension authors code against (DESIGN.md §4). An extension is a plain object: what it offers
+ * (toolsets, tools, resources, prompts, tool extensions) is readable without running anything, and its hooks
+ * are optional. The host owns everything that changes per request.
+ */
+import type {
+  AuthInfo,
+  CallToolResult,
+  ClientCapabilities,
+  GetPromptResult,
+  InputRequiredResult,
+  LoggingLevel,
+  PromptArgument,
+  ReadResourceResult,
+  Resource,
+  ServerContext,
+  ToolAnnotations,
+} from "@modelcontextprotocol/server";
+import type { Logger } from "../logger.js";
+import type { InferArgs, SchemaInput } from "./schema-types.js";
+
+/** A named group of tools, resources and prompts that a URL can turn on (a subject, not a plugin). */
+export interface ToolsetSpec {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Instructions for the model, sent only to selections that include this toolset. */
+  instructions?: string;
+  /** On when the URL names nothing (default true). */
+  default?: boolean;
+  /** On in every selection; survives `only=` and `without=` (default false). */
+  always?: boolean;
+}
+
+/** What a selection turned on, as a handler sees it. */
+export interface SelectionView {
+  readonly active: readonly string[];
+  readonly unknown: readonly string[];
+}
+
+/** Per-request facts and abilities shared by tool, resource and prompt handlers. */
+export interface RequestContext {
+  /** The extension that contributed what is being called. */
+  readonly extension: string;
+  /** The toolset it belongs to. */
+  readonly toolset: string;
+  /** Aborted when the client cancels or disconnects, or the tool's timeout expires. */
+  readonly signal: AbortSignal;
+  /** The verified token of the caller, when the deployment verifies tokens. */
+  readonly auth?: AuthInfo;
+  /** The toolsets the request's URL turned on, and the names it used that nobody declared. */
+  readonly selection: SelectionView;
+  /** Which protocol era the request arrived in. */
+  readonly era: "legacy" | "modern";
+  /** The legacy session id, when there is one. */
+  readonly sessionId?: string;
+  /** What the client declared it can do (elicitation, sampling, roots…). */
+  readonly clientCapabilities?: ClientCapabilities;
+  /** Server-side log, prefixed with the extension's name. */
+  readonly logger: Logger;
+  /** Sends `notifications/message` to the client, honouring the level it asked for. Never throws. */
+  log(level: LoggingLevel, data: unknown): Promise<void>;
+  /** Multi-round-trip answers from the client (elicitation, sampling, roots), keyed as the handler asked. */
+  readonly inputResponses?: Record<string, unknown>;
+  /** The request state the handler returned with its last `inputRequired(...)`, or undefined. */
+  requestState<T = unknown>(): T | undefined;
+  /** The raw SDK context: the escape hatch for what this interface does not cover. */
+  readonly mcp: ServerContext;
+}
+
+/** What a tool handler receives besides its arguments. */
+export interface ToolContext extends RequestContext {
+  /** The tool's own name (as its extension declared it). */
+  readonly tool: string;
+  /**
+   * Reports progress when the client asked for it (a progress token); otherwise does nothing. Never throws.
+   * @example await ctx.progress(3, 10, "indexing");
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+/** What a tool returns: a result, or a request for input (elicitation, sampling, roots) made with `inputRequired`. */
+export type ToolResult = CallToolResult | InputRequiredResult;
+
+/** A tool handler. It may throw: the host turns that into an `isError` result carrying the message. */
+export type ToolHandler<A = Record<string, unknown>> = (args: A, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
+
+/** A tool an extension offers. */
+export interface ToolSpec<S extends SchemaInput = SchemaInput> {
+  name: string;
+  /** The toolset it belongs to; default: the extension's first declared toolset. */
+  toolset?: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema with an object root, or a zod / Standard Schema object. Default: an empty object schema. */
+  inputSchema?: S;
+  /** JSON Schema or Standard Schema for `structuredContent`. */
+  outputSchema?: SchemaInput;
+  annotations?: ToolAnnotations;
+  /** `_meta` advertised with the tool. */
+  meta?: Record<string, unknown>;
+  /** Overrides the host's tool timeout for this tool. */
+  timeoutMs?: number;
+  handler: ToolHandler<InferArgs<S>>;
+}
+
+/** A static resource. */
+export interface ResourceSpec {
+  uri: string;
+  name: string;
+  toolset?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Resource["annotations"];
+  meta?: Record<string, unknown>;
+  read(ctx: RequestContext): ReadResourceResult | Promise<ReadResourceResult>;
+}
+
+/** Completion for one variable of a template or one argument of a prompt. */
+export type CompleteFn = (value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
+
+/** A family of resources addressed by an RFC 6570 URI template, e.g. `notes://{id}`. */
+export interface ResourceTemplateSpec {
+  uriTemplate: string;
+  name: string;
+  toolset?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Resource["annotations"];
+  meta?: Record<string, unknown>;
+  /** Lists concrete resources of this template in `resources/list`. */
+  list?(ctx: RequestContext): Resource[] | Promise<Resource[]>;
+  /** Argument completion per template variable. */
+  complete?: Record<string, CompleteFn>;
+  read(uri: string, variables: Record<string, string | string[]>, ctx: RequestContext): ReadResourceResult | Promise<ReadResourceResult>;
+}
+
+/** A prompt template with arguments. */
+export interface PromptSpec {
+  name: string;
+  toolset?: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  /** Argument completion per argument name. */
+  complete?: Record<string, CompleteFn>;
+  meta?: Record<string, unknown>;
+  get(args: Record<string, string>, ctx: RequestContext): GetPromptResult | Promise<GetPromptResult>;
+}
+
+/**
+ * Changes a tool that any extension offers, by its name. Applied in load order: the later title and description
+ * win; the last `wrap` is the outermost and runs first. If it throws, the tool is left out (never widened).
+ */
+export interface ToolExtension {
+  tool: string;
+  title?: string;
+  description?: string;
+  annotations?: ToolAnnotations;
+  meta?: Record<string, unknown>;
+  wrap?(next: ToolHandler): ToolHandler;
+}
+
+/** The calls through which an extension changes what it offers after start (DESIGN.md §4 rule 10). */
+export interface OfferChanges {
+  addToolset(spec: ToolsetSpec): void;
+  removeToolset(name: string): void;
+  addTool(spec: ToolSpec<any>): void;
+  removeTool(name: string): void;
+  addResource(spec: ResourceSpec): void;
+  removeResource(uri: string): void;
+  addResourceTemplate(spec: ResourceTemplateSpec): void;
+  removeResourceTemplate(uriTemplate: string): void;
+  addPrompt(spec: PromptSpec): void;
+  removePrompt(name: string): void;
+  /** Replaces every dynamic contribution at once (one revision bump, one notification). */
+  replaceOffer(offer: DynamicOffer): void;
+  /** Tells clients subscribed to this resource URI that it changed. */
+  resourceUpdated(uri: string): void;
+}
+
+/** Everything an extension can add after start, in one value. */
+export interface DynamicOffer {
+  toolsets?: ToolsetSpec[];
+  tools?: ToolSpec<any>[];
+  resources?: ResourceSpec[];
+  resourceTemplates?: ResourceTemplateSpec[];
+  prompts?: PromptSpec[];
+}
+
+/** What `setup` receives. */
+export interface ExtensionContext extends OfferChanges {
+  readonly name: string;
+  /** The extension's options from the deployment's config (`extensions.options.<name>`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Logger whose lines carry `[<extension name>]`. */
+  readonly logger: Logger;
+  /** Aborted when the host stops. */
+  readonly signal: AbortSignal;
+}
+
+/** A tool as `onServer` sees it on one build's draft. */
+export interface DraftTool {
+  readonly name: string;
+  readonly toolset: string;
+  readonly extension: string;
+  title?: string;
+  description?: string;
+  annotations?: ToolAnnotations;
+  meta?: Record<string, unknown>;
+  handler: ToolHandler;
+}
+
+/** One build's contents, before they are compiled; `onServer` may remove or replace entries on it. */
+export interface ServerDraft {
+  /** The cache key (sorted active toolsets joined by commas). */
+  readonly key: string;
+  readonly toolsets: readonly string[];
+  /** The composed instructions; may be replaced. */
+  instructions: string | undefined;
+  tools(): DraftTool[];
+  removeTool(name: string): boolean;
+  /** Replaces fields of a tool (handler, description, …). */
+  updateTool(name: string, changes: Partial<Omit<DraftTool, "name" | "toolset" | "extension">>): boolean;
+  resources(): readonly ResourceSpec[];
+  removeResource(uri: string): boolean;
+  resourceTemplates(): readonly ResourceTemplateSpec[];
+  removeResourceTemplate(uriTemplate: string): boolean;
+  prompts(): readonly PromptSpec[];
+  removePrompt(name: string): boolean;
+  replacePrompt(name: string, spec: PromptSpec): boolean;
+}
+
+/**
+ * An upstream auth kind an extension contributes (DESIGN.md §11): returns the headers to send, fresh per request.
+ */
+export interface AuthStrategy {
+  (settings: Readonly<Record<string, unknown>>): { headers(): Promise<Record<string, string>> | Record<string, string> };
+}
+
+/** An extension: a plain object. Give it types with `defineExtension`. */
+export interface McpExtension {
+  /** Unique; when discovered, defaults to the package name. */
+  name: string;
+  version?: string;
+  description?: string;
+  toolsets?: ToolsetSpec[];
+  tools?: ToolSpec<any>[];
+  resources?: ResourceSpec[];
+  resourceTemplates?: ResourceTemplateSpec[];
+  prompts?: PromptSpec[];
+  toolExtensions?: ToolExtension[];
+  authStrategies?: Record<string, AuthStrategy>;
+  /** `onToolset`: set up only once a selection names one of its toolsets (default `eager`). */
+  activation?: "eager" | "onToolset";
+  /** Runs once, at host start (or on wake), under the setup timeout. */
+  setup?(ctx: ExtensionContext): void | Promise<void>;
+  /** Runs once per build this extension takes part in; may remove or replace entries on that build only. */
+  onServer?(draft: ServerDraft): void;
+  /** Runs at host stop, in reverse load order. */
+  dispose?(): void | Promise<void>;
+}
+
+/** A module's export may be an extension, a list, or a factory that receives the deployment's options. */
+export type ExtensionFactory = (options: Readonly<Record<string, unknown>>) => McpExtension | McpExtension[] | Promise<McpExtension | McpExtension[]>;

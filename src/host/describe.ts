@@ -1,0 +1,74 @@
+/**
+ * The answer to "what does this endpoint offer, and why": the JSON of `/toolsets` and `list_server_toolsets`
+ * (DESIGN.md §7). Arrays are sorted so the answer is stable and comparable.
+ */
+import type { DeclaredToolset } from "./toolset-catalog.js";
+import type { ExtensionStatus } from "./extension-record.js";
+
+export interface ToolsetDescription {
+  name: string;
+  title: string;
+  description?: string;
+  default: boolean;
+  always: boolean;
+  active: boolean;
+  extensions: string[];
+}
+
+export interface ExtensionDescription {
+  name: string;
+  version?: string;
+  status: ExtensionStatus;
+  error?: string;
+  code?: string;
+}
+
+export interface UnavailableDescription {
+  server: string;
+  phase: string;
+  code: string;
+  message?: string;
+}
+
+export interface HostDescription {
+  toolsets: ToolsetDescription[];
+  active: string[];
+  tools: string[];
+  unknown: string[];
+  extensions: ExtensionDescription[];
+  unavailable: UnavailableDescription[];
+}
+
+export const HOW_TO_SELECT =
+  "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
+
+/**
+ * @example
+ * describeFrom({ declared, active: ["core"], tools: ["x"], unknown: [], extensions: [], unavailable: [] })
+ */
+export function describeFrom(parts: {
+  declared: readonly DeclaredToolset[];
+  active: readonly string[];
+  tools: readonly string[];
+  unknown: readonly string[];
+  extensions: readonly ExtensionDescription[];
+  unavailable: readonly UnavailableDescription[];
+}): HostDescription {
+  const active = new Set(parts.active);
+  return {
+    toolsets: parts.declared.map((t) => ({
+      name: t.name,
+      title: t.title ?? t.name,
+      ...(t.description === undefined ? {} : { description: t.description }),
+      default: t.default,
+      always: t.always,
+      active: active.has(t.name),
+      extensions: [...t.extensions],
+    })),
+    active: [...parts.active].sort(),
+    tools: [...parts.tools].sort(),
+    unknown: [...parts.unknown].sort(),
+    extensions: [...parts.extensions].sort((a, b) => (a.name < b.name ? -1 : 1)),
+    unavailable: [...parts.unavailable].sort((a, b) => (a.server < b.server ? -1 : 1)),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The options `buildHost` takes. The host core never reads files or environment variables: the CLI and the
+ * config loader turn those into this object.
+ */
+import type { Logger } from "../logger.js";
+import type { ServerFactory } from "./built-server.js";
+
+/** How the host serves 2025-era (legacy) clients over HTTP (DESIGN.md §8). */
+export interface LegacyServingOptions {
+  /** `stateful` (default): sessions with Mcp-Session-Id; `stateless`: no sessions; `reject`: modern only. */
+  legacy?: "stateful" | "stateless" | "reject";
+  /** A legacy session ends after this long without traffic (default 30 min). */
+  sessionIdleTtlMs?: number;
+  /** Beyond this many live legacy sessions a new one is refused with 503 (default 10 000). */
+  maxSessions?: number;
+  /** Largest request body accepted, in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface HostOptions {
+  /** The server name clients see. */
+  name: string;
+  version?: string;
+  /** The host's own instructions, sent before every active toolset's. */
+  instructions?: string;
+  logger?: Logger;
+  /** Add the `list_server_toolsets` tool to every build (default true). */
+  toolsetsTool?: boolean;
+  /** Default timeout of a tool call (default 60 000 ms). */
+  toolTimeoutMs?: number;
+  /** Timeout of each extension's setup (default 10 000 ms). */
+  setupTimeoutMs?: number;
+  /** Most builds kept in the cache (default 256). */
+  maxBuilds?: number;
+  /** Per-extension options handed to `setup` as `ctx.options` (keyed by extension name). */
+  extensionOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Wraps every selection's MCP handler (CORS, auth…). Default: the handler as it is. */
+  serverFactory?: ServerFactory;
+  /** Legacy-era serving settings used by every selection's handler. */
+  serving?: LegacyServingOptions;
+  /** Debounce of list-changed notifications after an offer change (default 50 ms). */
+  listChangedDebounceMs?: number;
+}

@@ -1,0 +1,335 @@
+/**
+ * McpHost: owns the registered extensions and the builds made from them (DESIGN.md §7). Everything that changes
+ * per request — which toolsets are on, which tool extensions apply, what a client ends up seeing — is decided
+ * here, while the extensions stay the same. One extension failing never stops the others.
+ */
+import { McpHostError, messageOf } from "../errors.js";
+import type { McpExtension } from "../extension/types.js";
+import { createLogger, type Logger } from "../logger.js";
+import { BuildCache } from "./build-cache.js";
+import { compileTables, type CompiledTool } from "./build-tables.js";
+import type { BuiltCore, BuiltServer, NodeHandler } from "./built-server.js";
+import { describeFrom, type ExtensionDescription, type HostDescription, type UnavailableDescription } from "./describe.js";
+import { runOnServerHooks } from "./draft.js";
+import { extensionContext } from "./extension-context.js";
+import { disposeAll, runSetup } from "./extension-lifecycle.js";
+import { emptyDynamic, toolsetsTouchedBy, type ExtensionRecord } from "./extension-record.js";
+import { gatherContents } from "./gather.js";
+import type { HostOptions } from "./host-options.js";
+import { composeInstructions } from "./instructions.js";
+import { createSdkServer, type ServerCore } from "./sdk-server.js";
+import { resolveSelection, selectionKey, type Selection } from "./selection.js";
+import { declaredToolsetsFrom, type DeclaredToolset } from "./toolset-catalog.js";
+import { toolsetsTool, TOOLSETS_TOOL_NAME } from "./toolsets-tool.js";
+
+/** What listeners hear when builds are dropped because the offer changed. */
+export interface OfferChange {
+  revision: number;
+  /** Keys of the cached builds that were dropped. */
+  keys: string[];
+  /** Toolsets whose contents changed (undefined: everything). */
+  toolsets?: string[];
+}
+
+/** A tool as offered (tool extensions applied), without building a server. */
+export interface OfferedTool {
+  name: string;
+  toolset: string;
+  extension: string;
+  title?: string;
+  description?: string;
+}
+
+type Listener<T> = (value: T) => void;
+
+export class McpHost {
+  readonly name: string;
+  readonly version: string;
+  readonly options: Readonly<HostOptions>;
+  readonly logger: Logger;
+  private readonly records: ExtensionRecord[] = [];
+  private readonly cache: BuildCache<BuiltCore>;
+  private revisionNumber = 0;
+  private started = false;
+  private stopped = false;
+  private readonly changeListeners = new Set<Listener<OfferChange>>();
+  private readonly resourceListeners = new Set<Listener<string>>();
+  private readonly handlers = new Map<string, NodeHandler>();
+  private pendingChange: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
+  /** Makes the MCP handler for one selection key (set by the serving layer; see selection-handler.ts). */
+  handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
+  /** Upstream servers that are down, reported by `describe()` (set by the gateway). */
+  unavailableSource: (() => UnavailableDescription[]) | undefined;
+
+  constructor(extensions: readonly { extension: McpExtension; source: string }[], options: HostOptions) {
+    this.options = options;
+    this.name = options.name;
+    this.version = options.version ?? "0.0.0";
+    this.logger = options.logger ?? createLogger({ prefix: ["mcp-host"] });
+    this.cache = new BuildCache(options.maxBuilds ?? 256);
+    for (const { extension, source } of extensions) this.register(extension, source);
+  }
+
+  /** The build revision: bumped whenever what is on offer may have changed. */
+  get revision(): number {
+    return this.revisionNumber;
+  }
+
+  private register(extension: McpExtension, source: string): ExtensionRecord {
+    const taken = this.records.find((r) => r.name === extension.name);
+    if (taken) {
+      throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, { extension: extension.name });
+    }
+    const record: ExtensionRecord = {
+      extension,
+      name: extension.name,
+      source,
+      status: extension.activation === "onToolset" ? "dormant" : "pending",
+      dynamic: emptyDynamic(),
+      lifetime: new AbortController(),
+    };
+    this.records.push(record);
+    this.records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return record;
+  }
+
+  /** Records a quarantined extension (e.g. one that failed to load) so `/toolsets` and `/healthz` report it. */
+  reportFailed(name: string, source: string, error: McpHostError): void {
+    const record = this.register({ name }, source);
+    record.status = "failed";
+    record.error = error;
+  }
+
+  /**
+   * Sets up every eager extension (in parallel, each under the setup timeout). A failure quarantines only that one.
+   * @example
+   * await host.start(); host.describe(parseSelection(""));
+   */
+  async start(): Promise<void> {
+    if (this.started) throw new McpHostError("ALREADY_STARTED", `host "${this.name}" is already started; call stop() before starting it again`);
+    this.started = true;
+    await Promise.all(this.records.filter((r) => r.status === "pending").map((r) => this.setUp(r)));
+    this.bump(undefined);
+  }
+
+  /** Disposes every extension in reverse load order; throws one AggregateError when any dispose failed. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.pendingChange) clearTimeout(this.pendingChange.timer);
+    this.cache.invalidate();
+    await disposeAll(this.records);
+  }
+
+  /**
+   * Registers an extension after start: it is set up at once (or left dormant), and every build is dropped.
+   * @example
+   * await host.add(defineExtension({ name: "late", tools: [...] }));
+   */
+  async add(extension: McpExtension, source = "host.add()"): Promise<void> {
+    const record = this.register(extension, source);
+    if (this.started && record.status === "pending") await this.setUp(record);
+    this.bump(undefined);
+  }
+
+  private async setUp(record: ExtensionRecord): Promise<void> {
+    const logger = this.logger.child(record.name);
+    const ctx = extensionContext(
+      record,
+      this.options.extensionOptions?.[record.name] ?? {},
+      logger,
+      (touched) => this.offerChanged(record, touched),
+      (uri) => this.resourceUpdated(uri),
+    );
+    try {
+      await runSetup(record, ctx, this.options.setupTimeoutMs ?? 10_000);
+      if (record.status === "pending" || record.status === "dormant") record.status = "ready";
+    } catch (error) {
+      record.status = "failed";
+      record.error = error instanceof McpHostError ? error : new McpHostError("EXTENSION_SETUP_FAILED", `[extension ${record.name}] ${messageOf(error)}`, { extension: record.name, cause: error });
+      logger.error(record.error.message, { code: record.error.code });
+    }
+  }
+
+  private offerChanged(record: ExtensionRecord, touched: Set<string>): void {
+    if (record.status !== "ready") return;
+    this.bump(touched);
+  }
+
+  private resourceUpdated(uri: string): void {
+    for (const listener of this.resourceListeners) listener(uri);
+  }
+
+  /** Drops builds (all, or those with the given toolsets), bumps the revision and tells listeners once per burst. */
+  private bump(toolsets: Set<string> | undefined): void {
+    this.revisionNumber += 1;
+    const dropped = this.cache.invalidate(toolsets);
+    if (!this.started) return;
+    const pending = this.pendingChange;
+    if (pending) {
+      clearTimeout(pending.timer);
+      pending.toolsets = pending.toolsets === undefined || toolsets === undefined ? undefined : new Set([...pending.toolsets, ...toolsets]);
+      for (const k of dropped) pending.keys.add(k);
+    }
+    const next = pending ?? { toolsets, keys: new Set(dropped), timer: undefined as unknown as NodeJS.Timeout };
+    next.timer = setTimeout(() => {
+      this.pendingChange = undefined;
+      const change: OfferChange = { revision: this.revisionNumber, keys: [...next.keys].sort(), ...(next.toolsets ? { toolsets: [...next.toolsets].sort() } : {}) };
+      for (const listener of this.changeListeners) listener(change);
+    }, this.options.listChangedDebounceMs ?? 50);
+    next.timer.unref?.();
+    this.pendingChange = next;
+  }
+
+  /** Hears offer changes (debounced: one call per burst). Returns an unsubscribe function. */
+  onOfferChange(listener: Listener<OfferChange>): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Hears `ctx.resourceUpdated(uri)` from extensions. Returns an unsubscribe function. */
+  onResourceUpdated(listener: Listener<string>): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
+  }
+
+  /** Drops every cached build and bumps the revision. */
+  forgetBuilt(): void {
+    this.bump(undefined);
+  }
+
+  /** Every declared toolset, sorted by name (dormant and quarantined extensions' included). */
+  declaredToolsets(): DeclaredToolset[] {
+    return declaredToolsetsFrom(this.records);
+  }
+
+  /** The active and unknown toolsets for a selection, without building anything. */
+  activeFor(selection: Selection): { active: string[]; unknown: string[] } {
+    return resolveSelection(this.declaredToolsets(), selection);
+  }
+
+  /** The composed instructions for an active set. */
+  instructionsFor(active: readonly string[]): string | undefined {
+    return composeInstructions(this.options.instructions, this.declaredToolsets(), active);
+  }
+
+  /** The tools on offer (tool extensions applied) for the given toolsets (default: all declared), by name. */
+  offeredTools(toolsets?: readonly string[]): OfferedTool[] {
+    const active = new Set(toolsets ?? this.declaredToolsets().map((t) => t.name));
+    const silent = this.logger.child("offered-tools");
+    return gatherContents(this.records, active, { ...silent, warn: () => {}, debug: () => {} })
+      .tools.map((t) => ({ name: t.name, toolset: t.toolset, extension: t.extension, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description } : {}) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.toolset < b.toolset ? -1 : 1));
+  }
+
+  /** Sets up the dormant extensions that declare any of `names` (DESIGN.md §4 rule 11). */
+  private async wake(names: Iterable<string>): Promise<void> {
+    const wanted = new Set(names);
+    const sleepers = this.records.filter((r) => r.status === "dormant" && toolsetsTouchedBy(r).size > 0 && [...toolsetsTouchedBy(r)].some((t) => wanted.has(t)));
+    if (sleepers.length === 0) return;
+    await Promise.all(
+      sleepers.map((r) => {
+        r.waking ??= this.setUp(r).then(() => {
+          this.logger.info(`woke extension "${r.name}" (status ${r.status})`, { extension: r.name });
+          this.bump(r.status === "ready" ? toolsetsTouchedBy(r) : undefined);
+        });
+        return r.waking;
+      }),
+    );
+  }
+
+  private ensureRunning(): void {
+    if (!this.started || this.stopped) {
+      throw new McpHostError("HOST_NOT_STARTED", `host "${this.name}" is ${this.stopped ? "stopped" : "not started"}; call start() first`);
+    }
+  }
+
+  /**
+   * The BuiltServer for a selection: from the cache when the same active set was built before.
+   * @example
+   * const built = await host.build(parseSelection("only=spaces")); built.toolNames;
+   */
+  async build(selection: Selection): Promise<BuiltServer> {
+    this.ensureRunning();
+    await this.wake([...selection.named, ...(selection.only ?? [])]);
+    const { active, unknown } = this.activeFor(selection);
+    const core = await this.buildActive(active);
+    return this.withUnknown(core, active, unknown);
+  }
+
+  private withUnknown(core: BuiltCore, active: readonly string[], unknown: readonly string[]): BuiltServer {
+    const selection = { active, unknown };
+    return Object.freeze({
+      ...core,
+      unknown,
+      createServer: (info = {}) => createSdkServer(core.core, { era: "legacy", selection, ...info }),
+    });
+  }
+
+  /** The cached build for an active set (already resolved). Used by the serving layer per request. */
+  buildActive(active: readonly string[]): Promise<BuiltCore> {
+    this.ensureRunning();
+    const key = selectionKey(active);
+    return this.cache.getOrBuild(key, active, async () => this.compile(key, active));
+  }
+
+  private compile(key: string, active: readonly string[]): BuiltCore {
+    const revision = this.revisionNumber;
+    const logger = this.logger.child(`build ${key || "(none)"}`);
+    const declared = this.declaredToolsets();
+    const contents = gatherContents(this.records, new Set(active), logger);
+    const draft = runOnServerHooks(contents, this.instructionsFor(active), key, active, logger);
+    let toolNames: string[] = [];
+    const extra: CompiledTool[] = [];
+    const wantsToolsetsTool = (this.options.toolsetsTool ?? true) && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME);
+    if (wantsToolsetsTool) extra.push(toolsetsTool((a, u) => this.describeActive(a, u, toolNames, declared)));
+    const tables = compileTables(draft, logger, extra);
+    toolNames = tables.tools.map((t) => t.name);
+    const core: ServerCore = { name: this.name, version: this.version, instructions: draft.instructions, tables, logger, toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000 };
+    const handler = this.handlerFor(key);
+    const factory = this.options.serverFactory ?? ((parts) => parts.handler);
+    const server = factory({ name: this.name, instructions: draft.instructions, toolsets: active, key, handler });
+    return Object.freeze({ key, revision, toolsets: [...active], toolNames, instructions: draft.instructions, server, core });
+  }
+
+  /** The stable MCP handler for a selection key (it survives rebuilds, so listeners keep listening). */
+  handlerFor(key: string): NodeHandler {
+    let handler = this.handlers.get(key);
+    if (!handler) {
+      const factory = this.handlerFactory;
+      handler = factory
+        ? factory(this, key)
+        : (_req, res) => {
+            res.statusCode = 501;
+            res.end("this host is not being served over HTTP");
+          };
+      this.handlers.set(key, handler);
+    }
+    return handler;
+  }
+
+  /** The statuses of every extension, for `/toolsets` and `/healthz`. */
+  extensionStatuses(): ExtensionDescription[] {
+    return this.records.map((r) => ({
+      name: r.name,
+      ...(r.extension.version === undefined ? {} : { version: r.extension.version }),
+      status: r.status,
+      ...(r.error ? { error: r.error.message, code: r.error.code } : {}),
+    }));
+  }
+
+  private describeActive(active: readonly string[], unknown: readonly string[], tools: readonly string[], declared = this.declaredToolsets()): HostDescription {
+    return describeFrom({ declared, active, tools, unknown, extensions: this.extensionStatuses(), unavailable: this.unavailableSource?.() ?? [] });
+  }
+
+  /**
+   * What a selection offers: toolsets (with `active`), tools, unknown names, extension statuses. Builds (and so
+   * wakes `onToolset` extensions) as a side effect.
+   * @example
+   * (await host.describe(parseSelection("nosuch"))).unknown // ["nosuch"]
+   */
+  async describe(selection: Selection): Promise<HostDescription> {
+    const built = await this.build(selection);
+    return this.describeActive(built.toolsets, built.unknown, built.toolNames);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Makes a fresh low-level SDK `Server` over a build's precomputed tables — one per modern request, one per legacy
+ * session (DESIGN.md §3: an SDK server instance is never shared). Making one registers a fixed set of handlers
+ * that close over the tables, so it costs the same for 10 tools as for 1000.
+ */
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type CompleteResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+  type Resource,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { CompleteFn } from "../extension/types.js";
+import type { Logger } from "../logger.js";
+import type { BuildTables } from "./build-tables.js";
+import { callTool } from "./call-tool.js";
+import { requestContext, type ServeRequestInfo } from "./request-context.js";
+
+/** What every per-request server of one build shares. */
+export interface ServerCore {
+  name: string;
+  version: string;
+  instructions: string | undefined;
+  tables: BuildTables;
+  logger: Logger;
+  toolTimeoutMs: number;
+}
+
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  logging: {},
+  completions: {},
+} as const;
+
+const MAX_COMPLETIONS = 100;
+
+function contextFor(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
+  return requestContext({ sdk, server, info, extension: owner.extension, toolset: owner.toolset, signal: sdk.mcpReq.signal, logger: core.logger.child(owner.extension) });
+}
+
+async function listResources(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
+  const listed: Resource[] = [...core.tables.resources];
+  for (const template of core.tables.templateList) {
+    if (typeof template.spec.list !== "function") continue;
+    try {
+      listed.push(...(await template.spec.list(contextFor(core, server, info, sdk, template))));
+    } catch (error) {
+      core.logger.warn(`[extension ${template.extension}] listing resources of template "${template.spec.uriTemplate}" failed; they are left out of this listing`, {
+        extension: template.extension,
+        error: (error as Error).message,
+      });
+    }
+  }
+  return listed;
+}
+
+async function readResource(core: ServerCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult> {
+  const direct = core.tables.resourceByUri.get(uri);
+  if (direct) return direct.spec.read(contextFor(core, server, info, sdk, direct));
+  for (const template of core.tables.templateList) {
+    const variables = template.matcher.match(uri);
+    if (variables) return template.spec.read(uri, variables, contextFor(core, server, info, sdk, template));
+  }
+  throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+}
+
+async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult> {
+  const prompt = core.tables.promptByName.get(name);
+  if (!prompt) {
+    const available = core.tables.prompts.map((p) => p.name).join(", ") || "none on this selection";
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${name}". Available: ${available}`);
+  }
+  const missing = (prompt.spec.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === "")).map((a) => a.name);
+  if (missing.length > 0) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${name}" needs the argument(s) ${missing.map((m) => `"${m}"`).join(", ")}`);
+  }
+  return prompt.spec.get(args, contextFor(core, server, info, sdk, prompt));
+}
+
+async function complete(core: ServerCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
+  let fn: CompleteFn | undefined;
+  if (params.ref.type === "ref/prompt") fn = core.tables.promptByName.get(params.ref.name ?? "")?.spec.complete?.[params.argument.name];
+  else if (params.ref.type === "ref/resource") fn = core.tables.templateByUriTemplate.get(params.ref.uri ?? "")?.spec.complete?.[params.argument.name];
+  if (!fn) return { completion: { values: [], hasMore: false } };
+  const values = await fn(params.argument.value, { arguments: params.context?.arguments ?? {} });
+  return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
+}
+
+/**
+ * @example
+ * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
+ */
+export function createSdkServer(core: ServerCore, info: ServeRequestInfo): Server {
+  const server = new Server(
+    { name: core.name, version: core.version },
+    { capabilities: SERVER_CAPABILITIES, ...(core.instructions === undefined ? {} : { instructions: core.instructions }) },
+  );
+  const deps = { tables: core.tables, logger: core.logger, defaultTimeoutMs: core.toolTimeoutMs };
+  server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
+  server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
+  server.setRequestHandler("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: core.tables.templates }));
+  server.setRequestHandler("resources/read", (request, sdk) => readResource(core, server, info, request.params.uri, sdk));
+  server.setRequestHandler("resources/subscribe", (request) => {
+    info.subscriptions?.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler("resources/unsubscribe", (request) => {
+    info.subscriptions?.delete(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler("prompts/list", () => ({ prompts: core.tables.prompts }));
+  server.setRequestHandler("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
+  server.setRequestHandler("completion/complete", (request) => complete(core, request.params));
+  return server;
+}

@@ -1,0 +1,60 @@
+/**
+ * mcp-host's public API: exactly what is exported here, by name. Everything else is internal.
+ */
+export { McpHostError, isMcpHostError, ERROR_CODES } from "./errors.js";
+export type { McpHostErrorCode, McpHostErrorDetails } from "./errors.js";
+export { createLogger, silentLogger, memoryLogger, formatLogRecord } from "./logger.js";
+export type { Logger, LogLevel, LogRecord } from "./logger.js";
+export { cleanName, qualifiedName } from "./names.js";
+
+export { defineExtension, defineTool } from "./extension/define.js";
+export { validateExtension } from "./extension/validate.js";
+export type {
+  McpExtension,
+  ExtensionFactory,
+  ExtensionContext,
+  OfferChanges,
+  DynamicOffer,
+  ToolsetSpec,
+  ToolSpec,
+  ToolHandler,
+  ToolResult,
+  ToolContext,
+  RequestContext,
+  SelectionView,
+  ResourceSpec,
+  ResourceTemplateSpec,
+  PromptSpec,
+  CompleteFn,
+  ToolExtension,
+  ServerDraft,
+  DraftTool,
+  AuthStrategy,
+} from "./extension/types.js";
+export type { JsonSchemaObject, SchemaInput, InferArgs } from "./extension/schema-types.js";
+
+export { buildHost } from "./host/build-host.js";
+export { McpHost } from "./host/host.js";
+export type { OfferChange, OfferedTool } from "./host/host.js";
+export type { HostOptions, LegacyServingOptions } from "./host/host-options.js";
+export type { BuiltServer, BuiltCore, ServerFactory, ServerFactoryParts, NodeHandler } from "./host/built-server.js";
+export type { HostDescription, ToolsetDescription, ExtensionDescription } from "./host/describe.js";
+export type { DeclaredToolset } from "./host/toolset-catalog.js";
+export type { ServeRequestInfo } from "./host/request-context.js";
+export {
+  parseSelection,
+  isEmptySelection,
+  resolveSelection,
+  selectionKey,
+  selectionFromRequest,
+  formatSelection,
+  assertNoUnknownToolsets,
+} from "./host/selection.js";
+export type { Selection, ParseSelectionOptions, SelectionSource } from "./host/selection.js";
+export { discoverExtensions } from "./host/discover.js";
+export type { DiscoveredExtension, ExtensionLoadFailure } from "./host/discover.js";
+export { loadDiscovered } from "./host/load.js";
+export type { LoadResult, LoadedExtension } from "./host/load.js";
+
+// Multi-round-trip helpers from the SDK, re-exported so a tool can ask the client for input in both eras.
+export { inputRequired, acceptedContent, inputResponse } from "@modelcontextprotocol/server";

@@ -1,0 +1,158 @@
+/**
+ * The stdio transport for upstream servers. The SDK's StdioClientTransport spawns children in the parent's process
+ * group and signals only the child itself, which orphans a server started through a launcher. This transport
+ * spawns each server as the leader of a new process group (no shell), feeds its stderr to the log line by line,
+ * and on close terminates the whole group.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import type { Logger } from "../logger.js";
+import { childEnv } from "./child-env.js";
+import { lineSplitter } from "./line-splitter.js";
+import { KILL_GRACE_MS, groupAlive, signalGroup, terminateGroup } from "./process-group.js";
+
+/** How to start one stdio server. */
+export interface StdioProcessOptions {
+  command: string;
+  args?: readonly string[];
+  /** Added to the minimal inherited environment. */
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+  /** Receives the child's stderr, one line per record. */
+  logger: Logger;
+  /** Between SIGTERM and SIGKILL on close (default 3000 ms). */
+  killGraceMs?: number;
+}
+
+/** Marks an error raised because the child was gone before a message could be written. */
+export const CHILD_GONE = "MCP_CHILD_GONE";
+
+/**
+ * A Transport over a child process's stdin/stdout, the child leading its own process group.
+ * @example
+ * const transport = new StdioProcessTransport({ command: "uvx", args: ["mcp-server-git"], logger });
+ * await client.connect(transport); … await transport.close(); // SIGTERM the group, SIGKILL after 3 s
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private readonly readBuffer = new ReadBuffer();
+  private closed = false;
+  private exitInfo?: { code: number | null; signal: NodeJS.Signals | null };
+  private closing?: Promise<void>;
+
+  constructor(private readonly options: StdioProcessOptions) {}
+
+  /** The child's pid (and process group id) once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.exitInfo;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error("StdioProcessTransport already started");
+    const { command, args = [], env, cwd, logger } = this.options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, [...args], {
+        env: childEnv(env),
+        cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+      this.child = child;
+      const stderr = lineSplitter((line) => logger.info(line));
+      child.stderr?.on("data", stderr.push);
+      child.stderr?.on("end", stderr.flush);
+      child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.once("error", (error) => {
+        if (child.pid === undefined) reject(error);
+        else this.onerror?.(error);
+        this.markClosed();
+      });
+      child.once("spawn", () => resolve());
+      child.once("exit", (code, signal) => {
+        this.exitInfo = { code, signal };
+      });
+      // "close" (every pipe shut) rather than "exit": a launcher may exit while the server it started keeps
+      // serving on the inherited pipes, and a final response may still be in flight when the child exits.
+      child.once("close", () => this.markClosed());
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (this.closed || !stdin || stdin.destroyed || !stdin.writable) {
+      return Promise.reject(Object.assign(new Error("the server process is not running"), { code: CHILD_GONE }));
+    }
+    return new Promise((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.terminate();
+    return this.closing;
+  }
+
+  private async terminate(): Promise<void> {
+    const child = this.child;
+    const pid = child?.pid;
+    try {
+      child?.stdin?.end();
+    } catch {
+      // the pipe may already be broken; the signals below still apply
+    }
+    if (pid !== undefined && groupAlive(pid)) {
+      const gone = await terminateGroup(pid, this.options.killGraceMs ?? KILL_GRACE_MS);
+      if (!gone) this.options.logger.warn("process group did not exit after SIGKILL", { pid });
+    }
+    this.markClosed();
+  }
+
+  /** Synchronous last resort for process exit: SIGKILL the group without waiting. */
+  killNow(): void {
+    const pid = this.child?.pid;
+    if (pid !== undefined && groupAlive(pid)) signalGroup(pid, "SIGKILL");
+  }
+
+  private onStdout(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(asError(error));
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (error) {
+        this.onerror?.(asError(error)); // that line was consumed; go on with the next
+        continue;
+      }
+      if (!message) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.readBuffer.clear();
+    this.onclose?.();
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
