@@ -114,29 +114,27 @@ class Discovery {
     else if (Array.isArray(field)) field.forEach((path, i) => this.addEntry(pkg, `mcpExtensions[${i}]`, path, undefined));
     else if (isRecord(field)) {
       for (const [name, path] of Object.entries(field).sort(([a], [b]) => compare(a, b))) {
-        if (name.trim().length === 0) this.malformed(pkg, `mcpExtensions[${JSON.stringify(name)}]`, name, "a non-empty extension name as the key");
+        if (name.trim().length === 0) this.malformed(pkg, "mcpExtensions", `has the key ${JSON.stringify(name)}, but each key is the extension's name; give it a name`);
         else this.addEntry(pkg, `mcpExtensions.${name}`, path, name);
       }
-    } else this.malformed(pkg, "mcpExtensions", field, 'a path like "./dist/extension.js", a list of paths, or an object of name → path');
+    } else this.malformed(pkg, "mcpExtensions", `is ${describe(field)}; expected a path like "./dist/extension.js", a list of paths, or an object of name → path`);
   }
 
-  private malformed(pkg: PackageInfo, field: string, value: unknown, expected: string, name = pkg.name): void {
-    const message =
-      `package "${pkg.name}" (${join(pkg.dir, "package.json")}): ${field} is ${describe(value)}; expected ${expected}, ` +
-      "relative to the package folder. Fix the field in that package.json.";
+  private malformed(pkg: PackageInfo, field: string, problem: string, name = pkg.name): void {
+    const message = `package "${pkg.name}" (${join(pkg.dir, "package.json")}): ${field} ${problem}. Fix the field in that package.json.`;
     this.fail("EXTENSION_INVALID", name, `package "${pkg.name}" (${field})`, message);
   }
 
   private addEntry(pkg: PackageInfo, field: string, path: unknown, declaredName: string | undefined): void {
     const name = declaredName ?? pkg.name;
     if (typeof path !== "string" || path.trim().length === 0) {
-      this.malformed(pkg, field, path, 'a non-empty path string like "./dist/extension.js"', name);
+      this.malformed(pkg, field, `is ${describe(path)}; expected a path relative to the package, like "./dist/extension.js"`, name);
       return;
     }
     const entry = resolve(pkg.dir, path);
     const inside = relative(pkg.dir, entry);
     if (isAbsolute(path) || inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-      this.malformed(pkg, field, path, "a relative path to a file inside the package (not absolute, not escaping it with ..)", name);
+      this.malformed(pkg, field, `is ${describe(path)}, which is not inside the package; use a relative path to a file in the package folder`, name);
       return;
     }
     const shown = `./${inside.split(sep).join("/")}`;

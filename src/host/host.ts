@@ -56,8 +56,7 @@ export class McpHost {
   private readonly resourceListeners = new Set<Listener<string>>();
   private readonly handlers = new Map<string, NodeHandler>();
   private pendingChange: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
-  /** Makes the MCP handler for one selection key (set by the serving layer; see selection-handler.ts). */
-  handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
+  private handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
   /** Upstream servers that are down, reported by `describe()` (set by the gateway). */
   unavailableSource: (() => UnavailableDescription[]) | undefined;
 
@@ -109,7 +108,10 @@ export class McpHost {
     if (this.started) throw new McpHostError("ALREADY_STARTED", `host "${this.name}" is already started; call stop() before starting it again`);
     this.started = true;
     await Promise.all(this.records.filter((r) => r.status === "pending").map((r) => this.setUp(r)));
-    this.bump(undefined);
+    // Drop what was built while setups ran, without a change report: no client was served before start, and a
+    // report for "everything" would swallow the next real change's toolsets into the same burst.
+    this.revisionNumber += 1;
+    this.cache.invalidate();
   }
 
   /** Disposes every extension in reverse load order; throws one AggregateError when any dispose failed. */
@@ -292,19 +294,29 @@ export class McpHost {
     return Object.freeze({ key, revision, toolsets: [...active], toolNames, instructions: draft.instructions, server, core });
   }
 
+  /**
+   * Sets what makes each selection's MCP handler (the serving layer does; see selection-handler.ts). Builds made
+   * before are dropped so every `built.server` wraps a handler of the new kind.
+   */
+  setHandlerFactory(factory: (host: McpHost, key: string) => NodeHandler): void {
+    this.handlerFactory = factory;
+    this.handlers.clear();
+    this.cache.invalidate();
+  }
+
   /** The stable MCP handler for a selection key (it survives rebuilds, so listeners keep listening). */
   handlerFor(key: string): NodeHandler {
-    let handler = this.handlers.get(key);
-    if (!handler) {
-      const factory = this.handlerFactory;
-      handler = factory
-        ? factory(this, key)
-        : (_req, res) => {
-            res.statusCode = 501;
-            res.end("this host is not being served over HTTP");
-          };
-      this.handlers.set(key, handler);
+    const existing = this.handlers.get(key);
+    if (existing) return existing;
+    const factory = this.handlerFactory;
+    if (!factory) {
+      return (_req, res) => {
+        res.statusCode = 501;
+        res.end("this host is not served over HTTP: call serveSelections(host) or createHostApp(host) first");
+      };
     }
+    const handler = factory(this, key);
+    this.handlers.set(key, handler);
     return handler;
   }
 

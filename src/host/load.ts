@@ -95,23 +95,27 @@ function withDefaults(value: Record<string, unknown>, name: string | undefined, 
 function toExtension(found: DiscoveredExtension, exported: Exported): McpExtension {
   const { value, label, inArray } = exported;
   const where = `${found.source}, ${label}`;
+  const fallbackName = found.declaredName ?? found.packageName;
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
   if (isObject && (value as { name?: unknown }).name === undefined) {
     if (!isExtensionLike(value)) {
-      throw new McpHostError("EXTENSION_INVALID", `${where}: is an object with none of the extension fields (name, toolsets, tools, resources, prompts, toolExtensions, setup…); export an extension made with defineExtension({ name: "…", … }).`);
+      throw new McpHostError("EXTENSION_INVALID", `${where}: is an object with none of the extension fields (name, toolsets, tools, resources, prompts, toolExtensions, setup…); export an extension made with defineExtension({ name: "…", … }).`, { extension: fallbackName });
     }
     if (inArray) {
-      throw new McpHostError("EXTENSION_INVALID", `${where}: has no name; every extension in an array needs its own name (only a single exported extension takes its default name from the package). Add name: "…".`);
+      throw new McpHostError("EXTENSION_INVALID", `${where}: has no name; every extension in an array needs its own name (only a single exported extension takes its default name from the package). Add name: "…".`, { extension: fallbackName });
     }
   }
-  const completed = isObject ? withDefaults(value as Record<string, unknown>, found.declaredName ?? found.packageName, found.packageVersion) : value;
+  const completed = isObject ? withDefaults(value as Record<string, unknown>, fallbackName, found.packageVersion) : value;
   return validateExtension(completed, where);
 }
 
 function failure(found: DiscoveredExtension, name: string, error: unknown): ExtensionLoadFailure {
-  if (isMcpHostError(error)) return { name, source: found.source, error };
+  // EntryFailure is checked first: it carries a code too, so it would pass for an McpHostError.
+  if (!(error instanceof EntryFailure) && isMcpHostError(error)) return { name, source: found.source, error };
   const reason = error instanceof EntryFailure ? error : new EntryFailure("EXTENSION_LOAD_FAILED", `loading failed: ${messageOf(error)}`, FIX_MODULE, error);
-  const message = `[extension ${name}] ${found.source}: ${reason.reason}; ${reason.fix}.`;
+  // Only an error the extension itself threw is wrapped with `[extension <name>]` (CONVENTIONS: wrapped once).
+  const prefix = reason.original === undefined ? "" : `[extension ${name}] `;
+  const message = `${prefix}${found.source}: ${reason.reason}; ${reason.fix}.`;
   const details = reason.original === undefined ? { extension: name } : { extension: name, cause: reason.original };
   return { name, source: found.source, error: new McpHostError(reason.code, message, details) };
 }

@@ -92,16 +92,40 @@ async function complete(core: ServerCore, params: { ref: { type: string; name?: 
   return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
 }
 
+/** A view of the current core whose `tables` are read at each access. */
+function lazyCore(source: () => ServerCore): ServerCore {
+  const first = source();
+  return {
+    name: first.name,
+    version: first.version,
+    instructions: first.instructions,
+    logger: first.logger,
+    toolTimeoutMs: first.toolTimeoutMs,
+    get tables() {
+      return source().tables;
+    },
+  };
+}
+
 /**
  * @example
  * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
  */
-export function createSdkServer(core: ServerCore, info: ServeRequestInfo): Server {
+export function createSdkServer(coreOrSource: ServerCore | (() => ServerCore), info: ServeRequestInfo): Server {
+  // A legacy session reads its core through a function, so a list change can rebind it to the new build.
+  const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
+  const core = lazyCore(source);
   const server = new Server(
     { name: core.name, version: core.version },
     { capabilities: SERVER_CAPABILITIES, ...(core.instructions === undefined ? {} : { instructions: core.instructions }) },
   );
-  const deps = { tables: core.tables, logger: core.logger, defaultTimeoutMs: core.toolTimeoutMs };
+  const deps = {
+    get tables() {
+      return source().tables;
+    },
+    logger: core.logger,
+    defaultTimeoutMs: core.toolTimeoutMs,
+  };
   server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
   server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
   server.setRequestHandler("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));

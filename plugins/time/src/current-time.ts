@@ -7,7 +7,7 @@ import { pureAnnotations, tool } from "./tool.js";
 import { resolveZone } from "./zones.js";
 
 export const currentTimeOutput = momentSchema.extend({
-  unix_ms: z.number().int().describe("milliseconds since 1970-01-01T00:00:00Z"),
+  unix_ms: z.number().int().describe("milliseconds since 1970-01-01T00:00:00Z (whole seconds)"),
 });
 
 export function currentTimeTool(settings: TimeSettings) {
@@ -25,7 +25,7 @@ export function currentTimeTool(settings: TimeSettings) {
     handler: ({ timezone }) => {
       const zone = resolveZone(timezone ?? settings.defaultZone);
       if (!zone.ok) return failure(zone.message);
-      const now = Date.now();
+      const now = Math.floor(Date.now() / 1000) * 1000;
       return structured({ ...momentIn(zone.zone, now), unix_ms: now });
     },
   });

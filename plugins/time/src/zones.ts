@@ -27,6 +27,8 @@ const RETIRED_NAMES: Readonly<Record<string, string>> = {
   "Pacific/Truk": "Pacific/Chuuk",
 };
 
+const FORMER_NAME: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(RETIRED_NAMES).map(([old, current]) => [current, old]));
+
 let cachedNames: readonly string[] | undefined;
 let cachedByLowerName: Map<string, string> | undefined;
 let cachedByCity: Map<string, string[]> | undefined;
@@ -54,8 +56,10 @@ function byCity(): Map<string, string[]> {
   if (cachedByCity === undefined) {
     cachedByCity = new Map();
     for (const zone of zoneNames()) {
-      const city = cityOf(zone);
-      cachedByCity.set(city, [...(cachedByCity.get(city) ?? []), zone]);
+      for (const spelling of new Set([zone, FORMER_NAME[zone] ?? zone])) {
+        const city = cityOf(spelling);
+        cachedByCity.set(city, [...(cachedByCity.get(city) ?? []), zone]);
+      }
     }
   }
   return cachedByCity;
@@ -105,9 +109,9 @@ export function suggestZones(input: string, limit = 3): string[] {
   if (wanted === "") return [];
   const wantedCity = cityOf(wanted);
   const scored = zoneNames().map((zone) => {
-    const lower = zone.toLowerCase();
-    const distance = Math.min(editDistance(wanted, lower), editDistance(wantedCity, cityOf(zone)));
-    const contains = wantedCity.length >= 3 && lower.includes(wantedCity);
+    const spellings = [zone, FORMER_NAME[zone]].filter((name): name is string => name !== undefined).map((name) => name.toLowerCase());
+    const distance = Math.min(...spellings.map((name) => Math.min(editDistance(wanted, name), editDistance(wantedCity, cityOf(name)))));
+    const contains = wantedCity.length >= 3 && spellings.some((name) => name.includes(wantedCity));
     return { zone, score: contains ? Math.min(distance, 1) : distance };
   });
   const tolerance = Math.max(1, Math.floor(wantedCity.length / 3));

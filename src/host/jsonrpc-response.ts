@@ -1,0 +1,19 @@
+/**
+ * Answers an HTTP request with a JSON-RPC error body — the shape every MCP client understands, so a client that
+ * made a mistake (no session, unknown session, too many sessions) reads why instead of a bare status.
+ */
+import type { ServerResponse } from "node:http";
+
+/**
+ * @example
+ * sendJsonRpcError(res, 404, -32001, "Session not found: start a new one with initialize");
+ */
+export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(data === undefined ? {} : { data }) }, id: null });
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(body);
+}

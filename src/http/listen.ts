@@ -1,0 +1,65 @@
+/**
+ * Listening and graceful shutdown (DESIGN.md §8): bind, report the URL, and on close stop accepting, let
+ * in-flight requests finish (bounded), end sessions and streams, then stop the host (disposing extensions).
+ */
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { McpHost } from "../host/host.js";
+import { createHostApp, type HostApp } from "./app.js";
+import type { HostAppOptions } from "./http-options.js";
+
+export interface ListenOptions extends HostAppOptions {
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 3000; 0 picks a free one). */
+  port?: number;
+  /** How long in-flight requests get to finish on close (default 10 000 ms). */
+  shutdownTimeoutMs?: number;
+}
+
+export interface ListeningHost {
+  /** The MCP endpoint's URL, e.g. http://127.0.0.1:3000/mcp */
+  url: URL;
+  /** The base URL, e.g. http://127.0.0.1:3000 */
+  baseUrl: URL;
+  http: HttpServer;
+  hostApp: HostApp;
+  /** Graceful shutdown; also stops the host unless `{ stopHost: false }`. */
+  close(options?: { stopHost?: boolean }): Promise<void>;
+}
+
+/**
+ * @example
+ * const served = await listenHost(host, { port: 0 }); console.log(served.url.href); await served.close();
+ */
+export async function listenHost(host: McpHost, options: ListenOptions = {}): Promise<ListeningHost> {
+  const hostApp = createHostApp(host, options);
+  const http = createServer(hostApp.app);
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 3000, options.host ?? "127.0.0.1", () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const baseUrl = new URL(`http://${shownHost === "0.0.0.0" || shownHost === "[::]" ? "127.0.0.1" : shownHost}:${address.port}`);
+  const url = new URL(options.path ?? "/mcp", baseUrl);
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions: { stopHost?: boolean } = {}) => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      await hostApp.close();
+      const timeout = options.shutdownTimeoutMs ?? 10_000;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
+      clearTimeout(timer);
+      http.closeAllConnections();
+      if (closeOptions.stopHost !== false) await host.stop();
+    })();
+    return closing;
+  };
+  return { url, baseUrl, http, hostApp, close };
+}

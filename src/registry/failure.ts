@@ -1,0 +1,86 @@
+/**
+ * What went wrong with an upstream request, in the terms the retry rule needs: was the request never sent (safe to
+ * send again), may it have run (never silently re-run), did the server reject it, did it time out, or did the
+ * caller abort it. Also a short description that is safe to show: it is built from error codes, never from a
+ * foreign message that could repeat a URL (JSON-RPC rejections keep the server's own message).
+ */
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import { isMcpHostError } from "../errors.js";
+import { CHILD_GONE } from "./stdio-process.js";
+
+/** The kinds of failure the retry rule tells apart. */
+export type FailureKind = "not-sent" | "maybe-ran" | "rejected" | "timeout" | "aborted";
+
+/** A classified failure with a description free of URLs. */
+export interface Failure {
+  kind: FailureKind;
+  detail: string;
+  /** The JSON-RPC error code, for a rejection. */
+  rpcCode?: number;
+}
+
+const NOT_SENT_CODES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  UND_ERR_CONNECT_TIMEOUT: "connect timeout",
+  EPIPE: "broken pipe",
+  ERR_STREAM_DESTROYED: "broken pipe",
+  ERR_STREAM_WRITE_AFTER_END: "broken pipe",
+  [CHILD_GONE]: "the server process had exited",
+};
+// A reset after the request was written is ambiguous: over HTTP a server that dies mid-call looks exactly like this.
+const MAYBE_RAN_CODES: Record<string, string> = {
+  ECONNRESET: "connection reset",
+  UND_ERR_SOCKET: "connection closed by the server",
+  UND_ERR_CLOSED: "connection closed",
+};
+
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+  }
+  return codes;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || (error as { code?: unknown }).code === "ABORT_ERR");
+}
+
+/**
+ * Sorts an upstream failure for the retry rule and gives it a safe description.
+ * @example
+ * classifyFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "…", { status: 404 })).kind // "not-sent"
+ */
+export function classifyFailure(error: unknown): Failure {
+  if (isMcpHostError(error)) return { kind: "rejected", detail: error.message };
+  if (error instanceof ProtocolError) return { kind: "rejected", detail: `JSON-RPC error ${error.code}: ${error.message}`, rpcCode: error.code };
+  if (error instanceof SdkHttpError) {
+    const status: unknown = error.status;
+    if (status === 404) return { kind: "not-sent", detail: "the HTTP session expired (HTTP 404)" };
+    return { kind: "rejected", detail: `the server answered HTTP ${String(status ?? "error")}` };
+  }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.RequestTimeout:
+        return { kind: "timeout", detail: "timed out" };
+      case SdkErrorCode.ConnectionClosed:
+        return { kind: "maybe-ran", detail: "the connection closed while the request was in flight" };
+      case SdkErrorCode.NotConnected:
+        return { kind: "not-sent", detail: "not connected" };
+      default:
+        break;
+    }
+  }
+  if (isAbort(error)) return { kind: "aborted", detail: "cancelled" };
+  const codes = causeCodes(error);
+  for (const code of codes) if (NOT_SENT_CODES[code]) return { kind: "not-sent", detail: NOT_SENT_CODES[code] };
+  for (const code of codes) if (MAYBE_RAN_CODES[code]) return { kind: "maybe-ran", detail: MAYBE_RAN_CODES[code] };
+  if (error instanceof Error && error.message === "Not connected") return { kind: "not-sent", detail: "not connected" };
+  if (error instanceof SdkError) return { kind: "maybe-ran", detail: `${error.code.toLowerCase().replace(/_/g, " ")}` };
+  return { kind: "maybe-ran", detail: error instanceof Error && error.name !== "Error" ? error.name : "request failed" };
+}
