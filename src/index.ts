@@ -54,6 +54,17 @@ export type { Selection, ParseSelectionOptions, SelectionSource } from "./host/s
 export { discoverExtensions } from "./host/discover.js";
 export type { DiscoveredExtension, ExtensionLoadFailure } from "./host/discover.js";
 export { loadDiscovered } from "./host/load.js";
+export { loadExtensions, extensionNamesFromEnv } from "./host/load-extensions.js";
+export type { LoadExtensionsOptions } from "./host/load-extensions.js";
+export { createHostApp } from "./http/app.js";
+export type { HostApp } from "./http/app.js";
+export { listenHost } from "./http/listen.js";
+export type { ListenOptions, ListeningHost } from "./http/listen.js";
+export type { HostAppOptions, SelectionOptions } from "./http/http-options.js";
+export { healthOf } from "./http/health.js";
+export type { Health } from "./http/health.js";
+export { serveSelections } from "./host/selection-handler.js";
+export type { SelectionServing } from "./host/selection-handler.js";
 export type { LoadResult, LoadedExtension } from "./host/load.js";
 
 // Multi-round-trip helpers from the SDK, re-exported so a tool can ask the client for input in both eras.

@@ -36,10 +36,9 @@ export function buildHost(extensions: readonly McpExtension[] | LoadResult, opti
   });
   const host = new McpHost(entries, options);
   const failures = Array.isArray(extensions) ? [] : (extensions as LoadResult).failures;
-  for (const failure of [...failures, ...invalid]) {
-    host.logger.error(failure.error.message, { code: failure.error.code, extension: failure.name });
-    host.reportFailed(uniqueName(host, failure.name), failure.source, failure.error);
-  }
+  // Load failures were logged by the loader; shape failures found here are logged once, here.
+  for (const failure of invalid) host.logger.error(failure.error.message, { code: failure.error.code, extension: failure.name });
+  for (const failure of [...failures, ...invalid]) host.reportFailed(uniqueName(host, failure.name), failure.source, failure.error);
   return host;
 }
 

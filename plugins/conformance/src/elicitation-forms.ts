@@ -1,0 +1,69 @@
+/**
+ * The elicitation forms the conformance scenarios inspect, as wire-ready restricted JSON Schemas: a plain
+ * username/email form, the SEP-1034 form with a default for every primitive type, and the five SEP-1330 enum
+ * shapes.
+ */
+
+export const RESPONSE_FORM = {
+  type: "object",
+  properties: {
+    username: { type: "string", description: "User's response" },
+    email: { type: "string", description: "User's email address" },
+  },
+  required: ["username", "email"],
+};
+
+export const DEFAULTS_FORM = {
+  type: "object",
+  properties: {
+    name: { type: "string", description: "User name", default: "John Doe" },
+    age: { type: "integer", description: "User age", default: 30 },
+    score: { type: "number", description: "User score", default: 95.5 },
+    status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+    verified: { type: "boolean", description: "Verification status", default: true },
+  },
+  required: [],
+};
+
+export const ENUMS_FORM = {
+  type: "object",
+  properties: {
+    untitledSingle: { type: "string", description: "Select one option", enum: ["option1", "option2", "option3"] },
+    titledSingle: {
+      type: "string",
+      description: "Select one option with titles",
+      oneOf: [
+        { const: "value1", title: "First Option" },
+        { const: "value2", title: "Second Option" },
+        { const: "value3", title: "Third Option" },
+      ],
+    },
+    legacyEnum: {
+      type: "string",
+      description: "Select one option (legacy)",
+      enum: ["opt1", "opt2", "opt3"],
+      enumNames: ["Option One", "Option Two", "Option Three"],
+    },
+    untitledMulti: {
+      type: "array",
+      description: "Select multiple options",
+      minItems: 1,
+      maxItems: 3,
+      items: { type: "string", enum: ["option1", "option2", "option3"] },
+    },
+    titledMulti: {
+      type: "array",
+      description: "Select multiple options with titles",
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: "value1", title: "First Choice" },
+          { const: "value2", title: "Second Choice" },
+          { const: "value3", title: "Third Choice" },
+        ],
+      },
+    },
+  },
+  required: [],
+};

@@ -1,0 +1,211 @@
+/**
+ * One upstream server's connection: the SDK client and its transport, opened lazily, shared by every caller and
+ * re-opened on demand (a reconnect is shared too, so concurrent failures cause one reconnect). It also keeps the
+ * server's list-change feed alive: pushed notifications on a 2025 connection, a `subscriptions/listen` stream on a
+ * 2026 one — re-opened when it drops, since the SDK does not.
+ */
+import { Client, StreamableHTTPClientTransport, type McpSubscription, type PriorDiscovery, type Transport } from "@modelcontextprotocol/client";
+import { McpHostError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { negotiationFor, verdictOf } from "./era.js";
+import type { ServerRequestRouter } from "./server-requests.js";
+import { StdioProcessTransport } from "./stdio-process.js";
+import type { ServerSpecification, ServerStatus } from "./types.js";
+
+/** What a connection needs from its registry. */
+export interface ConnectionDeps {
+  logger: Logger;
+  redact: (text: string) => string;
+  router: ServerRequestRouter;
+  clientInfo: { name: string; version: string };
+  /** The server said (or may have said, while its feed was down) that its lists changed. */
+  onListChanged: () => void;
+  /** The connection ended without being asked to (a stdio child exited). */
+  onUnexpectedClose: () => void;
+}
+
+/** How long to wait for a connection, and an abort for the start-up deadline or for close(). */
+export interface OpenOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed"] as const;
+
+/**
+ * The lazily opened, shared, re-openable connection to one server.
+ * @example
+ * const conn = new ServerConnection(spec, deps);
+ * const client = await conn.ready({ timeoutMs: 10_000 }); … await conn.close();
+ */
+export class ServerConnection {
+  state: ServerStatus["state"] = "idle";
+  private client?: Client;
+  private transport?: Transport;
+  private opening?: Promise<Client>;
+  private openAbort?: AbortController;
+  private generation = 0;
+  private verdict?: PriorDiscovery;
+  private subscription?: McpSubscription;
+  private listenLost = false;
+  private closed = false;
+
+  constructor(
+    readonly spec: ServerSpecification,
+    private readonly deps: ConnectionDeps,
+  ) {}
+
+  /** The negotiated era, once connected. */
+  get era(): "legacy" | "modern" | undefined {
+    return this.client?.getProtocolEra();
+  }
+
+  /** The stdio child's pid (and process group), while there is one. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioProcessTransport ? this.transport.pid : undefined;
+  }
+
+  /** The connected client, connecting first if needed; concurrent callers share one attempt. */
+  async ready(options: OpenOptions): Promise<Client> {
+    if (this.closed) throw new McpHostError("MCP_REGISTRY_CLOSED", `server "${this.spec.name}": the registry is closed`, { server: this.spec.name });
+    if (this.client && this.state === "connected") {
+      if (this.listenLost) await this.listen(this.client, this.generation);
+      return this.client;
+    }
+    this.opening ??= this.open(options).finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  /**
+   * Drops `failed` (the client a request failed on) and connects again. When another caller already replaced it,
+   * this just returns the current one: a burst of failures causes one reconnect.
+   */
+  async reconnect(failed: Client, options: OpenOptions): Promise<Client> {
+    if (this.client === failed) await this.drop();
+    return this.ready(options);
+  }
+
+  /** Closes the client (for stdio: terminates the process group). Errors are thrown for the caller to gather. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.openAbort?.abort(new McpHostError("MCP_REGISTRY_CLOSED", "the registry is closing"));
+    await this.opening?.catch(() => undefined);
+    try {
+      await this.drop();
+    } finally {
+      this.state = "closed";
+    }
+  }
+
+  /** Kills a stdio child at once, without waiting (for process exit). */
+  killNow(): void {
+    if (this.transport instanceof StdioProcessTransport) this.transport.killNow();
+  }
+
+  private async drop(): Promise<void> {
+    const client = this.client;
+    const subscription = this.subscription;
+    this.generation++;
+    this.client = undefined;
+    this.transport = undefined;
+    this.subscription = undefined;
+    if (!this.closed) this.state = "idle";
+    await subscription?.close().catch(() => undefined);
+    await client?.close();
+  }
+
+  private async makeTransport(): Promise<Transport> {
+    const spec = this.spec;
+    if (spec.transport === "stdio") {
+      return new StdioProcessTransport({
+        command: spec.command,
+        args: spec.args,
+        ...(spec.env ? { env: spec.env } : {}),
+        ...(spec.cwd ? { cwd: spec.cwd } : {}),
+        ...(spec.killGraceMs !== undefined ? { killGraceMs: spec.killGraceMs } : {}),
+        logger: this.deps.logger.child("stderr"),
+      });
+    }
+    if (spec.transport === "http") {
+      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+    }
+    return spec.connect();
+  }
+
+  private async open(options: OpenOptions): Promise<Client> {
+    const generation = ++this.generation;
+    this.state = "connecting";
+    this.openAbort = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, this.openAbort.signal]) : this.openAbort.signal;
+    const negotiation = negotiationFor(this.spec);
+    const client = new Client(this.deps.clientInfo, {
+      capabilities: this.deps.router.capabilities(this.spec),
+      inputRequired: { autoFulfill: false },
+      ...(negotiation ? { versionNegotiation: negotiation } : {}),
+    });
+    this.deps.router.install(client, this.spec);
+    for (const method of LIST_CHANGED) client.setNotificationHandler(method, () => this.deps.onListChanged());
+    client.onerror = (error) => this.deps.logger.debug(`connection: ${this.deps.redact(error.message)}`);
+    client.onclose = () => {
+      if (generation !== this.generation || this.closed) return;
+      this.state = "broken";
+      this.client = undefined;
+      this.deps.logger.warn("the connection closed unexpectedly; the next use reconnects");
+      this.deps.onUnexpectedClose();
+    };
+    let transport: Transport | undefined;
+    try {
+      transport = await this.makeTransport();
+      this.transport = transport;
+      const prior = negotiation ? this.verdict : undefined;
+      try {
+        await client.connect(transport, { timeout: options.timeoutMs, signal, ...(prior ? { prior } : {}) });
+      } catch (error) {
+        this.verdict = undefined; // a stale cached verdict must not outlive a failed connect
+        throw error;
+      }
+      if (generation !== this.generation || this.closed) throw new McpHostError("MCP_REGISTRY_CLOSED", "the registry is closing");
+      if (negotiation) this.verdict = verdictOf(client);
+      this.client = client;
+      this.state = "connected";
+      await this.listen(client, generation);
+      return client;
+    } catch (error) {
+      if (generation === this.generation) {
+        this.state = this.closed ? "closed" : "unavailable";
+        this.transport = undefined;
+      }
+      await client.close().catch(() => undefined);
+      await transport?.close().catch(() => undefined);
+      throw error;
+    } finally {
+      this.openAbort = undefined;
+    }
+  }
+
+  /** Opens (or re-opens) the list-change stream of a 2026 connection; a failure is retried at the next use. */
+  private async listen(client: Client, generation: number): Promise<void> {
+    this.listenLost = false;
+    if (client.getProtocolEra() !== "modern") return;
+    const caps = client.getServerCapabilities() ?? {};
+    const filter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      const subscription = await client.listen(filter, { timeout: this.spec.timeoutMs ?? 60_000 });
+      this.subscription = subscription;
+      void subscription.closed.then((why) => {
+        if (why === "local" || generation !== this.generation || this.closed) return;
+        this.deps.logger.info(`the list-change stream ended (${why}); re-opening it`);
+        this.deps.onListChanged(); // changes may have been missed while it was down
+        void this.listen(client, generation);
+      });
+    } catch (error) {
+      this.listenLost = true;
+      this.deps.logger.warn("could not open the list-change stream; will retry at the next use", { error: this.deps.redact(String(error)) });
+    }
+  }
+}
