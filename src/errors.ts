@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   ALREADY_STARTED: "start() was called on a host that is already started.",
   HOST_NOT_STARTED: "The host was used before start() or after stop().",
   HTTP_SESSION_LIMIT: "The legacy session cap was reached.",
+  MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
+  MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",
   CLI_USAGE: "The mcp-host command was given arguments it does not understand.",
 } as const;
 

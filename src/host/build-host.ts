@@ -28,7 +28,13 @@ export function buildHost(extensions: readonly McpExtension[] | LoadResult, opti
     : (extensions as LoadResult).extensions.map((loaded) => ({ value: loaded.extension as unknown, source: loaded.source }));
   list.forEach(({ value, source }, i) => {
     try {
-      entries.push({ extension: validateExtension(value, source), source });
+      const extension = validateExtension(value, source);
+      // A taken name costs only the later extension (DESIGN.md §4 rule 1), never the whole host.
+      const taken = entries.find((e) => e.extension.name === extension.name);
+      if (taken) {
+        throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, { extension: extension.name });
+      }
+      entries.push({ extension, source });
     } catch (error) {
       const coded = isMcpHostError(error) ? error : new McpHostError("EXTENSION_INVALID", `${source}: ${messageOf(error)}`, { cause: error });
       invalid.push({ name: nameGuess(value, i), source, error: coded });

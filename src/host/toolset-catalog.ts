@@ -33,13 +33,15 @@ export function declaredToolsetsFrom(records: readonly ExtensionRecord[]): Decla
     if (!entry.extensions.includes(extension)) entry.extensions.push(extension);
     return entry;
   };
+  // Toolsets some extension has declared so far: title and flags come from the first declarer, never from an
+  // earlier extension that only contributed to the toolset.
+  const declarers = new Set<string>();
   for (const record of records) {
     const offer = currentOffer(record);
-    const declared = new Set<string>();
     for (const spec of offer.toolsets) {
-      const first = !byName.has(spec.name) || byName.get(spec.name)!.extensions.length === 0;
+      const first = !declarers.has(spec.name);
       const entry = touch(spec.name, record.name);
-      declared.add(spec.name);
+      declarers.add(spec.name);
       if (first) {
         if (spec.title !== undefined) entry.title = spec.title;
         if (spec.description !== undefined) entry.description = spec.description;

@@ -22,6 +22,10 @@ export interface ConnectionDeps {
   onListChanged: () => void;
   /** The connection ended without being asked to (a stdio child exited). */
   onUnexpectedClose: () => void;
+  /** A connection (first or re-opened) is up. */
+  onOpened: () => void;
+  /** Timeout for the requests the connection makes itself (the listen stream's acknowledgement). */
+  timeoutMs: number;
 }
 
 /** How long to wait for a connection, and an abort for the start-up deadline or for close(). */
@@ -49,6 +53,8 @@ export class ServerConnection {
   private subscription?: McpSubscription;
   private listenLost = false;
   private closed = false;
+  /** How the last stdio child ended, when a connect failed because it exited. */
+  lastExit?: { code: number | null; signal: NodeJS.Signals | null };
 
   constructor(
     readonly spec: ServerSpecification,
@@ -147,9 +153,10 @@ export class ServerConnection {
     for (const method of LIST_CHANGED) client.setNotificationHandler(method, () => this.deps.onListChanged());
     client.onerror = (error) => this.deps.logger.debug(`connection: ${this.deps.redact(error.message)}`);
     client.onclose = () => {
-      if (generation !== this.generation || this.closed) return;
+      if (generation !== this.generation || this.closed || this.client !== client) return; // a failed connect is reported by open()
       this.state = "broken";
       this.client = undefined;
+      void this.transport?.close().catch(() => undefined); // whatever the child left behind in its group
       this.deps.logger.warn("the connection closed unexpectedly; the next use reconnects");
       this.deps.onUnexpectedClose();
     };
@@ -168,6 +175,7 @@ export class ServerConnection {
       if (negotiation) this.verdict = verdictOf(client);
       this.client = client;
       this.state = "connected";
+      this.deps.onOpened();
       await this.listen(client, generation);
       return client;
     } catch (error) {
@@ -175,6 +183,7 @@ export class ServerConnection {
         this.state = this.closed ? "closed" : "unavailable";
         this.transport = undefined;
       }
+      this.lastExit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
       await client.close().catch(() => undefined);
       await transport?.close().catch(() => undefined);
       throw error;
@@ -186,7 +195,7 @@ export class ServerConnection {
   /** Opens (or re-opens) the list-change stream of a 2026 connection; a failure is retried at the next use. */
   private async listen(client: Client, generation: number): Promise<void> {
     this.listenLost = false;
-    if (client.getProtocolEra() !== "modern") return;
+    if (client.getProtocolEra() !== "modern" || generation !== this.generation || this.closed) return;
     const caps = client.getServerCapabilities() ?? {};
     const filter = {
       ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
@@ -195,7 +204,7 @@ export class ServerConnection {
     };
     if (Object.keys(filter).length === 0) return;
     try {
-      const subscription = await client.listen(filter, { timeout: this.spec.timeoutMs ?? 60_000 });
+      const subscription = await client.listen(filter, { timeout: this.deps.timeoutMs });
       this.subscription = subscription;
       void subscription.closed.then((why) => {
         if (why === "local" || generation !== this.generation || this.closed) return;

@@ -33,6 +33,20 @@ describe("a toolset is a subject, not a plugin", () => {
     ]);
   });
 
+  it("takes title and flags from the first declarer, not from an extension that only contributes to it", async () => {
+    const { host } = await started([
+      { name: "zoo", toolsets: [{ name: "zoo", title: "Zoo", default: false }], tools: [textTool("feed")] },
+      // Sorts first and puts a tool into "zoo" without declaring it.
+      { name: "aaa-helper", toolsets: [{ name: "helper", default: false }], tools: [textTool("groom", { toolset: "zoo" })] },
+    ]);
+    assert.deepEqual(host.declaredToolsets(), [
+      { name: "helper", default: false, always: false, extensions: ["aaa-helper"] },
+      { name: "zoo", title: "Zoo", default: false, always: false, extensions: ["aaa-helper", "zoo"] },
+    ]);
+    assert.deepEqual((await build(host, "")).toolNames, ["list_server_toolsets"]);
+    assert.deepEqual((await build(host, "zoo")).toolNames, ["feed", "groom", "list_server_toolsets"]);
+  });
+
   it("serves both extensions' tools under only= of that toolset", async () => {
     const { host } = await started(declarers());
     const { client, close } = await connectInProcess(host, "only=sandboxes");

@@ -40,8 +40,8 @@ function identifier(line: string, to: CaseName): string {
 
 /**
  * Title case in the common style: each line's and each sentence's first word and its last word capitalised, short
- * function words inside lower-cased, other words given a capital first letter with the rest kept (so "iPhone"
- * and "NASA" survive). An all-capitals text is lower-cased first.
+ * function words inside lower-cased, other words given a capital first letter; words with capitals inside
+ * ("iPhone", "NASA", "XMLHttpRequest") are kept as written. An all-capitals text is lower-cased first.
  */
 function titleCase(text: string): string {
   const source = text === text.toUpperCase() ? text.toLowerCase() : text;
@@ -59,6 +59,7 @@ function titleCase(text: string): string {
           startsSentence = /[.!?:]$/.test(token);
           const bare = token.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "");
           if (!first && i !== last && SMALL_WORDS.has(bare)) return token.toLowerCase();
+          if (/\p{Lu}/u.test(token.slice(1))) return token;
           return token.replace(/\p{L}/u, (ch) => ch.toUpperCase());
         })
         .join("");

@@ -3,6 +3,7 @@
  * text's measured length, so "make it shorter" has a number to aim at.
  */
 import type { PromptSpec } from "mcp-host";
+import { invalidParams } from "./protocol-errors.js";
 import { textStats } from "./stats.js";
 
 export const STYLES: Readonly<Record<string, string>> = {
@@ -31,9 +32,9 @@ export const rewritePrompt: PromptSpec = {
     const text = args.text ?? "";
     const styleName = args.style === undefined || args.style === "" ? "plain" : args.style.trim().toLowerCase();
     const style = STYLES[styleName];
-    if (style === undefined) throw new Error(`style "${args.style}" is not one of ${Object.keys(STYLES).join(", ")}`);
+    if (style === undefined) throw invalidParams(`style "${args.style}" is not one of ${Object.keys(STYLES).join(", ")}`);
     const limit = args.max_words === undefined || args.max_words === "" ? undefined : Number(args.max_words);
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new Error(`max_words "${args.max_words}" must be a whole number above 0`);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw invalidParams(`max_words "${args.max_words}" must be a whole number above 0`);
     const stats = textStats(text);
     const instructions = [
       `Rewrite the text below. Style: ${style}.`,

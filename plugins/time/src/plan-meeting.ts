@@ -6,6 +6,7 @@
 import type { PromptSpec } from "mcp-host";
 import { addDays, formatDate, pad, resolveWall, wallAt, weekdayOf, type CivilDate } from "./clock.js";
 import { parseDate } from "./parse.js";
+import { invalidParams } from "./protocol-errors.js";
 import { completeZone, resolveZone } from "./zones.js";
 
 const STEP = 15 * 60_000;
@@ -23,10 +24,10 @@ function splitZones(text: string): string[] {
 
 function parseHours(text: string): { start: number; end: number } {
   const match = /^(\d{1,2}):?(\d{2})?\s*-\s*(\d{1,2}):?(\d{2})?$/.exec(text.trim());
-  if (match === null) throw new Error(`working_hours "${text}" is not a range like "09:00-17:00"`);
+  if (match === null) throw invalidParams(`working_hours "${text}" is not a range like "09:00-17:00"`);
   const start = Number(match[1]) * 60 + Number(match[2] ?? 0);
   const end = Number(match[3]) * 60 + Number(match[4] ?? 0);
-  if (start >= end || end > 24 * 60) throw new Error(`working_hours "${text}" must start before it ends, within one day`);
+  if (start >= end || end > 24 * 60) throw invalidParams(`working_hours "${text}" must start before it ends, within one day`);
   return { start, end };
 }
 
@@ -108,14 +109,14 @@ export function planMeetingPrompt(): PromptSpec {
     get: (args) => {
       const zones = splitZones(args.zones ?? "").map((name) => {
         const resolved = resolveZone(name);
-        if (!resolved.ok) throw new Error(resolved.message);
+        if (!resolved.ok) throw invalidParams(resolved.message);
         return resolved.zone;
       });
-      if (zones.length === 0) throw new Error(`zones is empty; give the participants' IANA zones, comma-separated`);
+      if (zones.length === 0) throw invalidParams(`zones is empty; give the participants' IANA zones, comma-separated`);
       const organiser = zones[0];
       const date = args.date === undefined || args.date === "" ? wallAt(organiser, Date.now()) : unwrap(parseDate(args.date));
       const duration = args.duration_minutes === undefined || args.duration_minutes === "" ? 60 : Number(args.duration_minutes);
-      if (!Number.isInteger(duration) || duration < 5 || duration > 720) throw new Error(`duration_minutes "${args.duration_minutes}" must be a whole number of minutes from 5 to 720`);
+      if (!Number.isInteger(duration) || duration < 5 || duration > 720) throw invalidParams(`duration_minutes "${args.duration_minutes}" must be a whole number of minutes from 5 to 720`);
       const hoursText = args.working_hours === undefined || args.working_hours === "" ? "09:00-17:00" : args.working_hours;
       const windows = bestWindows(slots(zones, date, parseHours(hoursText)));
       const text = [
@@ -132,6 +133,6 @@ export function planMeetingPrompt(): PromptSpec {
 }
 
 function unwrap<T>(parsed: { ok: true; value: T } | { ok: false; message: string }): T {
-  if (!parsed.ok) throw new Error(parsed.message);
+  if (!parsed.ok) throw invalidParams(parsed.message);
   return parsed.value;
 }

@@ -6,6 +6,7 @@
 import type { ResourceSpec, ResourceTemplateSpec } from "mcp-host";
 import { formatOffset, isoInZone, longNameAt, nextTransition, offsetMinutes, yearOffsets } from "./clock.js";
 import { momentIn } from "./moment.js";
+import { resourceNotFound } from "./protocol-errors.js";
 import { completeZone, resolveZone, zoneNames } from "./zones.js";
 
 export const ZONES_URI = "time://zones";
@@ -56,7 +57,7 @@ export const zoneTemplate: ResourceTemplateSpec = {
   read: (uri, variables) => {
     const raw = Array.isArray(variables.zone) ? variables.zone.join(",") : (variables.zone ?? "");
     const resolved = resolveZone(safeDecode(raw));
-    if (!resolved.ok) throw new Error(resolved.message);
+    if (!resolved.ok) throw resourceNotFound(uri, resolved.message);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(zoneFacts(resolved.zone, Date.now())) }] };
   },
 };

@@ -58,7 +58,8 @@ function byCity(): Map<string, string[]> {
     for (const zone of zoneNames()) {
       for (const spelling of new Set([zone, FORMER_NAME[zone] ?? zone])) {
         const city = cityOf(spelling);
-        cachedByCity.set(city, [...(cachedByCity.get(city) ?? []), zone]);
+        const zones = cachedByCity.get(city) ?? [];
+        if (!zones.includes(zone)) cachedByCity.set(city, [...zones, zone]);
       }
     }
   }
@@ -95,7 +96,7 @@ function runtimeZone(name: string): string | undefined {
 }
 
 function unknownZoneMessage(input: string, suggestions: string[]): string {
-  const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(" or ")}?` : "";
+  const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(" or ")}?` : ".";
   return `unknown time zone "${input}"${hint} Use an IANA name such as "America/New_York"; the resource time://zones lists every zone.`;
 }
 

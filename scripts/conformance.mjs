@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suites against `mcp-host serve` with the conformance plugin (docs/conformance.md):
+//   v1  @modelcontextprotocol/conformance 0.1.13 (protocol 2025-11-25), installed as conformance-v1;
+//   v2  @modelcontextprotocol/conformance 0.2.0-alpha.12 with --spec-version 2026-07-28, installed as conformance-v2
+//       (on Node < 22 through the fs.globSync loader hook in scripts/conformance/node20-fs-glob.mjs).
+// Each suite runs its default (active) suite against http://127.0.0.1:<port>/mcp?only=conformance. The server is
+// started once and always stopped. Our own summary (scenarios per suite) is printed last; exit 1 if a suite fails.
+//
+// usage: node scripts/conformance.mjs [--suite v1|v2] [--verbose]     (after `npm run build`)
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { summarise } from "./conformance/results.mjs";
+import { startServe } from "./conformance/serve.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const here = join(root, "scripts", "conformance");
+const resultsDir = join(root, ".conformance-results");
+const SUITE_TIMEOUT_MS = 180_000;
+const TOOLSET = "conformance";
+/** The suite process running now, if any (stopped too when the runner is interrupted). */
+let running;
+
+const SUITES = [
+  { id: "v1", pkg: "conformance-v1", protocol: "2025-11-25", args: [] },
+  { id: "v2", pkg: "conformance-v2", protocol: "2026-07-28", args: ["--spec-version", "2026-07-28"] },
+];
+
+const { values: options } = parseArgs({ options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false } } });
+const wanted = options.suite ?? SUITES.map((s) => s.id);
+const unknown = wanted.filter((id) => !SUITES.some((s) => s.id === id));
+if (unknown.length > 0) {
+  console.error(`conformance: unknown suite ${unknown.join(", ")}; the suites are ${SUITES.map((s) => s.id).join(", ")}`);
+  process.exit(2);
+}
+
+function packageOf(name) {
+  const manifest = createRequire(join(root, "package.json")).resolve(`${name}/package.json`);
+  const pkg = JSON.parse(readFileSync(manifest, "utf8"));
+  const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin.conformance;
+  return { version: pkg.version, bin: join(dirname(manifest), bin) };
+}
+
+/** Node < 22 has no fs.globSync, which conformance >= 0.1.14 imports at load time. */
+function nodeArgsFor(version) {
+  const needsGlob = !/^0\.1\.(\d|1[0-3])$/.test(version);
+  const hasGlob = Number(process.versions.node.split(".")[0]) >= 22;
+  return needsGlob && !hasGlob ? ["--import", join(here, "node20-fs-glob.mjs")] : [];
+}
+
+/** Runs one suite, echoing its output as it comes and keeping a copy of stdout to read the scenario names from. */
+function runSuite(suite, url) {
+  const { version, bin } = packageOf(suite.pkg);
+  const outDir = join(resultsDir, suite.id);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const expected = join(here, `expected-failures.${suite.id}.yml`);
+  const args = [
+    ...nodeArgsFor(version),
+    bin, "server", "--url", url, "-o", outDir, ...suite.args,
+    ...(existsSync(expected) ? ["--expected-failures", expected] : []),
+    ...(options.verbose ? ["--verbose"] : []),
+  ];
+  const title = `@modelcontextprotocol/conformance@${version} (protocol ${suite.protocol})`;
+  console.log(`\n=== conformance ${suite.id}: ${title}\n$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    running = child;
+    let stdout = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      process.stdout.write(chunk);
+    });
+    const timer = setTimeout(() => {
+      console.error(`conformance ${suite.id}: still running after ${SUITE_TIMEOUT_MS} ms; stopping it`);
+      child.kill("SIGKILL");
+    }, SUITE_TIMEOUT_MS);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      running = undefined;
+      resolve({ suite, title, exitCode: code ?? signal, expectedFailures: existsSync(expected) ? relative(root, expected) : undefined, ...summarise(stdout, outDir) });
+    });
+  });
+}
+
+function printSummary(results, error) {
+  console.log("\n=== mcp-host conformance summary");
+  for (const r of results) {
+    const ok = r.exitCode === 0 && r.scenarios > 0 && (r.expectedFailures !== undefined || r.scenariosPassed === r.scenarios);
+    r.ok = ok;
+    const baseline = r.expectedFailures ? `, expected failures from ${r.expectedFailures}` : "";
+    console.log(`${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, default suite: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
+      `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings; suite exit ${r.exitCode}${baseline})`);
+    for (const row of r.rows.filter((row) => !row.passed)) console.log(`       ✗ ${row.name}: ${row.failures.join("; ")}`);
+  }
+  if (error) console.log(`FAIL ${error}`);
+  const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
+  console.log(`conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve ?only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`);
+  return failed === 0;
+}
+
+mkdirSync(resultsDir, { recursive: true });
+const results = [];
+let failure;
+let server;
+let interrupted;
+const interrupt = (signal) => {
+  // Stop what runs now; the main flow then skips the remaining suites, stops the server and reports.
+  interrupted = signal;
+  console.error(`conformance: ${signal}; stopping the suite and the server`);
+  running?.kill("SIGKILL");
+  void server?.stop();
+};
+process.once("SIGINT", interrupt);
+process.once("SIGTERM", interrupt);
+try {
+  server = await startServe({ root, logFile: join(resultsDir, "serve.log"), extension: TOOLSET });
+  const url = `${server.url}?only=${TOOLSET}`;
+  console.log(`conformance: mcp-host serve (pid ${server.pid}) is serving ${url}; its log is ${relative(root, join(resultsDir, "serve.log"))}`);
+  for (const suite of SUITES.filter((s) => wanted.includes(s.id))) {
+    if (interrupted) break;
+    results.push(await runSuite(suite, url));
+  }
+} catch (error) {
+  failure = error instanceof Error ? error.message : String(error);
+} finally {
+  if (server) {
+    const code = await server.stop();
+    if (code !== 0 && code !== null && !interrupted) console.log(`conformance: mcp-host serve exited with ${code} on SIGTERM (expected 0)`);
+  }
+}
+if (interrupted) failure = `interrupted by ${interrupted}`;
+const passed = printSummary(results, failure);
+process.exit(interrupted ? 130 : passed ? 0 : 1);

@@ -1,0 +1,44 @@
+/**
+ * The registry's public API: McpRegistry over many upstream MCP servers, the ServerSpec helpers, toText, and the
+ * shapes they use. src/index.ts re-exports exactly these names.
+ */
+export { McpRegistry } from "./registry.js";
+export { ServerSpec, checkServerUrl } from "./server-spec.js";
+export { toText, errorResult, registryErrorCode, ERROR_META_KEY } from "./results.js";
+export type { RegistryErrorMeta } from "./results.js";
+export { isDestructive } from "./approval.js";
+export { StdioProcessTransport } from "./stdio-process.js";
+export type { StdioProcessOptions } from "./stdio-process.js";
+export { WATCH_BUFFER } from "./watch.js";
+export type { WatchStream } from "./watch.js";
+export type {
+  ApprovalHandler,
+  ApprovalPolicy,
+  ApprovalRequest,
+  CallToolOptions,
+  CustomServerSpec,
+  ElicitationHandler,
+  EraPreference,
+  HttpServerOptions,
+  HttpServerSpec,
+  RegistryOptions,
+  RegistryPrompt,
+  RegistryResource,
+  RegistryResourceTemplate,
+  RegistryTool,
+  RequestOptions,
+  RootsHandler,
+  SamplingHandler,
+  ServerOptions,
+  ServerRequestContext,
+  ServerRequestHandlers,
+  ServerRequestKind,
+  ServerRequestRelay,
+  ServerSpecification,
+  ServerStatus,
+  StdioServerOptions,
+  StdioServerSpec,
+  UnavailableServer,
+  UpstreamRequest,
+  WatchEvent,
+} from "./types.js";

@@ -1,0 +1,217 @@
+/**
+ * What the HTTP serving tests share: a host served for real on 127.0.0.1:0, real MCP clients of both SDK
+ * generations and both protocol eras connected to it, raw HTTP for the edge cases no client will send, and one
+ * cleanup list per test so every client, session and server is closed in afterEach (last opened, first closed).
+ */
+import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
+import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
+import { Client as V1Client, type ClientOptions as V1ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { buildHost } from "../../src/host/build-host.js";
+import type { McpHost } from "../../src/host/host.js";
+import type { HostOptions } from "../../src/host/host-options.js";
+import type { McpExtension } from "../../src/extension/types.js";
+import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/listen.js";
+import { memoryLogger, type LogRecord } from "../../src/logger.js";
+
+/** Closes what a test opened, in reverse order, even when some closes fail. */
+export class Cleanup {
+  private readonly steps: Array<() => unknown> = [];
+
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+
+  async run(): Promise<void> {
+    while (this.steps.length > 0) {
+      const step = this.steps.pop()!;
+      try {
+        await step();
+      } catch {
+        // A client whose session already ended may fail to close; the next step still runs.
+      }
+    }
+  }
+}
+
+export interface ServedHost {
+  host: McpHost;
+  served: ListeningHost;
+  /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp */
+  url: URL;
+  baseUrl: URL;
+  /** What the host logged. */
+  records: LogRecord[];
+  /** The endpoint with a query: `at("only=x")`. */
+  at(query: string): URL;
+}
+
+/** Builds, starts and serves a host over `extensions` on 127.0.0.1:0; closed by `cleanup`. */
+export async function serveHost(
+  cleanup: Cleanup,
+  extensions: readonly McpExtension[],
+  options: { host?: Partial<HostOptions>; http?: ListenOptions } = {},
+): Promise<ServedHost> {
+  const { logger, records } = memoryLogger();
+  const host = buildHost(extensions, { name: "test-host", version: "1.2.3", logger, listChangedDebounceMs: 5, ...options.host });
+  await host.start();
+  const served = await listenHost(host, { port: 0, host: "127.0.0.1", ...options.http });
+  cleanup.add(() => served.close());
+  const at = (query: string) => new URL(`${served.url.href}${query ? `?${query}` : ""}`);
+  return { host, served, url: served.url, baseUrl: served.baseUrl, records, at };
+}
+
+export type V2Era = "legacy" | "modern" | "auto";
+
+/** The v2 client options for an era: the default legacy handshake, pinned 2026-07-28, or the `auto` probe. */
+export function eraOptions(era: V2Era): Pick<ClientOptions, "versionNegotiation"> {
+  if (era === "modern") return { versionNegotiation: { mode: { pin: "2026-07-28" } } };
+  if (era === "auto") return { versionNegotiation: { mode: "auto" } };
+  return {};
+}
+
+export interface V2Connection {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}
+
+/** Connects an SDK v2 client in `era` to `url`; closed by `cleanup`. */
+export async function connectV2(
+  cleanup: Cleanup,
+  url: URL,
+  era: V2Era,
+  options: { clientOptions?: ClientOptions; headers?: Record<string, string>; name?: string; setup?: (client: Client) => void } = {},
+): Promise<V2Connection> {
+  const client = new Client({ name: options.name ?? `v2-${era}`, version: "1.0.0" }, { ...eraOptions(era), ...options.clientOptions });
+  options.setup?.(client);
+  const transport = new StreamableHTTPClientTransport(url, options.headers ? { requestInit: { headers: options.headers } } : {});
+  await client.connect(transport);
+  cleanup.add(() => client.close());
+  return { client, transport };
+}
+
+export interface V1Connection {
+  client: V1Client;
+  transport: V1Transport;
+}
+
+/** Connects an SDK v1 (2025, sessionful) client to `url`; its session is ended and it is closed by `cleanup`. */
+export async function connectV1(
+  cleanup: Cleanup,
+  url: URL,
+  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string>; listChanged?: V1ClientOptions["listChanged"]; setup?: (client: V1Client) => void } = {},
+): Promise<V1Connection> {
+  const client = new V1Client(
+    { name: "v1-client", version: "1.32.2" },
+    { capabilities: (options.capabilities ?? {}) as never, ...(options.listChanged ? { listChanged: options.listChanged } : {}) },
+  );
+  options.setup?.(client);
+  const transport = new V1Transport(url, options.headers ? { requestInit: { headers: options.headers } } : {});
+  await client.connect(transport);
+  cleanup.add(async () => {
+    await transport.terminateSession().catch(() => {});
+    await client.close();
+  });
+  return { client, transport };
+}
+
+/** What every MCP client can do that the tests need: list and call tools. */
+export interface ToolClient {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** The tool names a client lists, in the order it got them. */
+export async function listedTools(client: ToolClient): Promise<string[]> {
+  return (await client.listTools()).tools.map((t) => t.name);
+}
+
+/** Calls a tool and returns its single text block; fails on an isError result. */
+export async function callText(client: ToolClient, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
+  assert.notEqual(result.isError, true, `tool "${name}" failed: ${JSON.stringify(result)}`);
+  assert.equal(result.content?.length, 1, `expected one content block from "${name}": ${JSON.stringify(result)}`);
+  assert.equal(result.content[0]!.type, "text");
+  return result.content[0]!.text!;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body as JSON (or the first `data:` event of an SSE body); undefined when it is neither. */
+  json: any;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const data = text.split("\n").find((line) => line.startsWith("data: "));
+    if (!data) return undefined;
+    try {
+      return JSON.parse(data.slice("data: ".length));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * One HTTP request with exactly these headers (node:http, so Host and Origin can be anything), read to the end.
+ * @example await raw({ url, method: "POST", headers: { "content-type": "application/json" }, body: "{" })
+ */
+export function raw(options: { url: URL; method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(options.url, { method: options.method ?? "GET", headers: options.headers ?? {}, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseBody(text) });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+/** Headers a 2025-era client sends with a POST. */
+export const LEGACY_POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
+
+/** A 2025-era `initialize` request body. */
+export function legacyInitialize(id = 1, capabilities: Record<string, unknown> = {}): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw-client", version: "1.0.0" } } });
+}
+
+/** Posts a 2025-era initialize over raw HTTP; returns the response (its `mcp-session-id` header names the session). */
+export function rawLegacyInitialize(url: URL, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return raw({ url, method: "POST", headers: { ...LEGACY_POST_HEADERS, ...headers }, body: legacyInitialize() });
+}
+
+/** Posts a 2025-era tools/list on an existing session. */
+export function rawLegacyToolsList(url: URL, sessionId: string): Promise<RawResponse> {
+  return raw({
+    url,
+    method: "POST",
+    headers: { ...LEGACY_POST_HEADERS, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
+  });
+}
+
+/** A promise with its resolve function, for waiting on an event instead of sleeping. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** The text of a tool result that must be an error result. */
+export function errorText(result: unknown): string {
+  const r = result as { content?: Array<{ type: string; text?: string }>; isError?: boolean };
+  assert.equal(r.isError, true, `expected an isError result, got ${JSON.stringify(result)}`);
+  assert.equal(r.content?.[0]?.type, "text");
+  return r.content![0]!.text!;
+}
