@@ -69,3 +69,5 @@ export type { LoadResult, LoadedExtension } from "./host/load.js";
 
 // Multi-round-trip helpers from the SDK, re-exported so a tool can ask the client for input in both eras.
 export { inputRequired, acceptedContent, inputResponse } from "@modelcontextprotocol/server";
+// Errors a handler throws to tell the client it asked for something wrong (passed through as JSON-RPC errors).
+export { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";

@@ -10,7 +10,7 @@ import type { SchemaInput } from "./schema-types.js";
  * @example
  * export default defineExtension({ name: "clock", tools: [defineTool({ name: "now", handler: () => ({ content: [] }) })] });
  */
-export function defineExtension<E extends McpExtension>(extension: E): E {
+export function defineExtension(extension: McpExtension): McpExtension {
   return extension;
 }
 

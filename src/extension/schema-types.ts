@@ -10,8 +10,15 @@ export type JsonSchemaObject = { readonly [keyword: string]: unknown };
 /** What a tool may declare as its input or output schema. */
 export type SchemaInput = JsonSchemaObject | StandardSchemaWithJSON;
 
-/** The arguments type a handler receives for a given schema: inferred for zod / Standard Schema. */
-export type InferArgs<S> = S extends StandardSchemaV1<infer _In, infer Out> ? Out : Record<string, unknown>;
+/**
+ * The arguments type a handler receives for a given schema: inferred for zod / Standard Schema, a plain record for
+ * JSON Schema (and for a tool typed loosely, e.g. written inline without `defineTool`).
+ */
+export type InferArgs<S> = 0 extends 1 & S
+  ? Record<string, any>
+  : [S] extends [StandardSchemaV1<any, infer Out>]
+    ? Out
+    : Record<string, unknown>;
 
 /** True when the value is a Standard Schema (zod 4, valibot, arktype, …) rather than plain JSON Schema. */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {

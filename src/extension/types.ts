@@ -101,7 +101,8 @@ export interface ToolSpec<S extends SchemaInput = SchemaInput> {
   meta?: Record<string, unknown>;
   /** Overrides the host's tool timeout for this tool. */
   timeoutMs?: number;
-  handler: ToolHandler<InferArgs<S>>;
+  // Method syntax on purpose: a handler typed for its own arguments still fits a list of tools of any schema.
+  handler(args: InferArgs<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
 /** A static resource. */

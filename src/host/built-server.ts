@@ -7,8 +7,13 @@ import type { Server } from "@modelcontextprotocol/server";
 import type { ServeRequestInfo } from "./request-context.js";
 import type { ServerCore } from "./sdk-server.js";
 
-/** A node-style request handler; an express Router is one. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void | Promise<void>;
+/**
+ * A node-style request handler; an express Router or middleware is one. (Declared through a method so that
+ * handlers typed for express's richer request and response types fit too.)
+ */
+export type NodeHandler = {
+  handle(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): unknown;
+}["handle"];
 
 /** What a deployment's `serverFactory` receives for one selection. */
 export interface ServerFactoryParts {

@@ -40,6 +40,21 @@ export const SERVER_CAPABILITIES = {
 
 const MAX_COMPLETIONS = 100;
 
+/**
+ * Runs an extension's resource, template or prompt handler. A ProtocolError (e.g. ResourceNotFoundError) is the
+ * extension speaking to the client and passes through; anything else is a bug: logged with the extension and
+ * what it was doing, answered with -32603 and nothing internal.
+ */
+async function guarded<T>(core: ServerCore, owner: { extension: string }, what: string, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    core.logger.error(`[extension ${owner.extension}] ${what} failed: ${(error as Error)?.message ?? String(error)}`, { extension: owner.extension });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in extension "${owner.extension}" while handling ${what}`);
+  }
+}
+
 function contextFor(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
   return requestContext({ sdk, server, info, extension: owner.extension, toolset: owner.toolset, signal: sdk.mcpReq.signal, logger: core.logger.child(owner.extension) });
 }
@@ -62,10 +77,10 @@ async function listResources(core: ServerCore, server: Server, info: ServeReques
 
 async function readResource(core: ServerCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult> {
   const direct = core.tables.resourceByUri.get(uri);
-  if (direct) return direct.spec.read(contextFor(core, server, info, sdk, direct));
+  if (direct) return guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct)));
   for (const template of core.tables.templateList) {
     const variables = template.matcher.match(uri);
-    if (variables) return template.spec.read(uri, variables, contextFor(core, server, info, sdk, template));
+    if (variables) return guarded(core, template, `resources/read of "${uri}"`, () => template.spec.read(uri, variables, contextFor(core, server, info, sdk, template)));
   }
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }
@@ -80,15 +95,14 @@ async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInf
   if (missing.length > 0) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${name}" needs the argument(s) ${missing.map((m) => `"${m}"`).join(", ")}`);
   }
-  return prompt.spec.get(args, contextFor(core, server, info, sdk, prompt));
+  return guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt)));
 }
 
 async function complete(core: ServerCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
-  let fn: CompleteFn | undefined;
-  if (params.ref.type === "ref/prompt") fn = core.tables.promptByName.get(params.ref.name ?? "")?.spec.complete?.[params.argument.name];
-  else if (params.ref.type === "ref/resource") fn = core.tables.templateByUriTemplate.get(params.ref.uri ?? "")?.spec.complete?.[params.argument.name];
-  if (!fn) return { completion: { values: [], hasMore: false } };
-  const values = await fn(params.argument.value, { arguments: params.context?.arguments ?? {} });
+  const owner = params.ref.type === "ref/prompt" ? core.tables.promptByName.get(params.ref.name ?? "") : params.ref.type === "ref/resource" ? core.tables.templateByUriTemplate.get(params.ref.uri ?? "") : undefined;
+  const fn: CompleteFn | undefined = owner?.spec.complete?.[params.argument.name];
+  if (!owner || !fn) return { completion: { values: [], hasMore: false } };
+  const values = await guarded(core, owner, `completion/complete of "${params.argument.name}"`, () => fn(params.argument.value, { arguments: params.context?.arguments ?? {} }));
   return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Secret redaction for anything the registry says about a server: `unavailable` messages, error results and logs.
- * A server's URL (whose path or query may carry a key), its header values and its declared env values are secrets
- * by default, so every message built from a foreign error passes through here before anyone sees it.
+ * A server's URL (whose host, path or query may say more than the server's name should), its header values and its
+ * declared env values are secrets by default, so every message built from a foreign error passes through here.
  */
 
 const MIN_SECRET_LENGTH = 4;
@@ -28,7 +28,7 @@ function expandSecret(secret: string): string[] {
   const out = [secret];
   try {
     const url = new URL(secret);
-    out.push(url.href, url.href.replace(/\/$/, ""), `${url.host}${url.pathname}`);
+    out.push(url.href, url.href.replace(/\/$/, ""), `${url.host}${url.pathname}`, url.host, url.hostname);
     if (url.pathname.length > 1) out.push(url.pathname, url.pathname.replace(/\/$/, ""));
     if (url.search.length > 1) out.push(url.search.slice(1));
     if (url.username) out.push(url.username);

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextproto
 import { buildHost } from "../../src/host/build-host.js";
 import type { McpHost } from "../../src/host/host.js";
 import type { HostOptions } from "../../src/host/host-options.js";
+import type { ServerFactory } from "../../src/host/built-server.js";
 import type { McpExtension } from "../../src/extension/types.js";
 import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/listen.js";
 import { memoryLogger, type LogRecord } from "../../src/logger.js";
@@ -214,4 +215,35 @@ export function errorText(result: unknown): string {
   assert.equal(r.isError, true, `expected an isError result, got ${JSON.stringify(result)}`);
   assert.equal(r.content?.[0]?.type, "text");
   return r.content![0]!.text!;
+}
+
+/**
+ * A serverFactory that notes each 2025-era GET stream the SDK opens (its 200 headers are written only after the
+ * session transport has registered the stream), so a test can wait until a legacy client can be told something
+ * instead of sleeping. `inner` wraps the handler further when a test needs its own middleware too.
+ */
+export function watchLegacyStreams(inner?: ServerFactory): { serverFactory: ServerFactory; opened(count: number): Promise<void> } {
+  let count = 0;
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const serverFactory: ServerFactory = (parts) => {
+    const handler = inner ? inner(parts) : parts.handler;
+    return (req, res, next) => {
+      if (req.method === "GET" && req.headers["mcp-session-id"] !== undefined) {
+        const writeHead = res.writeHead;
+        res.writeHead = function (this: typeof res, ...args: Parameters<typeof res.writeHead>) {
+          const result = writeHead.apply(this, args);
+          if (res.statusCode === 200) {
+            count += 1;
+            for (const w of waiters.filter((w) => w.count <= count)) w.resolve();
+          }
+          return result;
+        } as typeof res.writeHead;
+      }
+      return handler(req, res, next);
+    };
+  };
+  return {
+    serverFactory,
+    opened: (wanted) => (count >= wanted ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count: wanted, resolve }))),
+  };
 }

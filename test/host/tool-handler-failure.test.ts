@@ -22,7 +22,7 @@ afterEach(async () => {
 /** A handler that waits until its signal is aborted, and reports the abort. */
 function waitsForAbort() {
   const aborted = deferred<{ reason: string }>();
-  const handler = (_args: Record<string, unknown>, ctx: ToolContext) =>
+  const handler = (_args: unknown, ctx: ToolContext) =>
     new Promise<never>((_, reject) => {
       ctx.signal.addEventListener("abort", () => {
         const reason = ctx.signal.reason instanceof Error ? ctx.signal.reason.message : String(ctx.signal.reason);

@@ -4,6 +4,7 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
+import { defineTool } from "../../src/extension/define.js";
 import type { McpExtension, ToolSpec } from "../../src/extension/types.js";
 import type { McpHost } from "../../src/host/host.js";
 import type { LogRecord } from "../../src/logger.js";
@@ -95,16 +96,16 @@ describe("tool input schemas that work", () => {
   const tools: McpExtension = {
     name: "calc",
     tools: [
-      {
+      defineTool({
         name: "json_add",
         inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
         handler: (args) => ({ content: [{ type: "text", text: String((args["a"] as number) + (args["b"] as number)) }] }),
-      },
-      {
+      }),
+      defineTool({
         name: "zod_add",
         inputSchema: z.object({ a: z.number(), b: z.number().default(10) }),
-        handler: ({ a, b }: { a: number; b: number }) => ({ content: [{ type: "text", text: String(a + b) }] }),
-      },
+        handler: ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+      }),
       { name: "no_schema", handler: (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }) },
     ],
   };

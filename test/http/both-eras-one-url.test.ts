@@ -143,7 +143,7 @@ describe("both eras at one URL", () => {
     assert.deepEqual(health.json, {
       status: "degraded",
       service: "test-host",
-      extensions: { failed: [{ name: "broken", code: "EXTENSION_SETUP_FAILED", error: "[extension broken] the database is not there" }] },
+      extensions: { failed: [{ name: "broken", code: "EXTENSION_SETUP_FAILED", error: "[extension broken] setup threw; the extension is quarantined: the database is not there" }] },
       upstreams: { unavailable: [] },
     });
     const { client } = await connectV2(cleanup, at("broken&a"), "modern");

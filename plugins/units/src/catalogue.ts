@@ -78,12 +78,14 @@ function lookup(text: string, exact: Map<string, Unit>, folded: Map<string, Set<
 }
 
 function suggest(wanted: string, exact: Map<string, Unit>): Unit[] {
-  const found = new Set<Unit>();
+  const typos = new Set<Unit>();
+  const containing = new Set<Unit>();
   for (const [spelling, unit] of exact) {
     const lower = spelling.toLowerCase();
-    if ((wanted.length >= 2 && lower.includes(wanted)) || (lower.length >= 3 && wanted.includes(lower)) || closeEnough(wanted, lower)) found.add(unit);
+    if (closeEnough(wanted, lower)) typos.add(unit);
+    else if ((wanted.length >= 2 && lower.includes(wanted)) || (lower.length >= 3 && wanted.includes(lower))) containing.add(unit);
   }
-  return [...found].slice(0, 5);
+  return [...(typos.size > 0 ? typos : containing)].slice(0, 5);
 }
 
 /** True when the two spellings differ by one edit and are long enough for that to mean a typo. */

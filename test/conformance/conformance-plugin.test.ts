@@ -1,0 +1,125 @@
+// The conformance plugin through the real HTTP app (127.0.0.1:0) and real SDK v2 clients in both eras: it is
+// off by default and complete under ?only=conformance; sampling and elicitation reach the client (MRTR for a 2026
+// client, real requests on a 2025 session) or are refused cleanly without the capability; progress, completion and
+// resource updates work. The official suites (scripts/conformance.mjs) check the wire details; this pins the plugin.
+import { afterEach, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { Client } from "@modelcontextprotocol/client";
+import { createConformanceExtension } from "../../plugins/conformance/src/index.js";
+import { JSON_SCHEMA_2020_12 } from "../../plugins/conformance/src/content-tools.js";
+import { Cleanup, callText, connectV2, serveHost, type ServedHost } from "../helpers/http-host.js";
+
+const TOOLS = [
+  "json_schema_2020_12_tool",
+  "list_server_toolsets",
+  "test_audio_content",
+  "test_elicitation",
+  "test_elicitation_sep1034_defaults",
+  "test_elicitation_sep1330_enums",
+  "test_embedded_resource",
+  "test_error_handling",
+  "test_image_content",
+  "test_multiple_content_types",
+  "test_sampling",
+  "test_simple_text",
+  "test_tool_with_logging",
+  "test_tool_with_progress",
+  "test_update_watched_resource",
+];
+const PROMPTS = ["test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"];
+const RESOURCES = ["test://static-binary", "test://static-text", "test://watched-resource"];
+const INTERACTIVE = { capabilities: { sampling: {}, elicitation: { form: {} } } };
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+async function served(): Promise<ServedHost> {
+  return serveHost(cleanup, [createConformanceExtension()]);
+}
+
+/** A client that answers sampling and elicitation, recording what it was asked. */
+function interactive(asked: Array<{ method: string; params: any }>) {
+  return (client: Client) => {
+    client.setRequestHandler("sampling/createMessage", (request) => {
+      asked.push({ method: request.method, params: request.params });
+      return { role: "assistant", content: { type: "text", text: "a sampled answer" }, model: "test-model", stopReason: "endTurn" };
+    });
+    client.setRequestHandler("elicitation/create", (request) => {
+      asked.push({ method: request.method, params: request.params });
+      return { action: "accept", content: { username: "ada", email: "ada@example.com" } };
+    });
+  };
+}
+
+const sorted = (names: string[]) => [...names].sort();
+
+for (const era of ["legacy", "modern"] as const) {
+  describe(`conformance plugin over HTTP (${era} era)`, () => {
+    it("offers nothing on the bare URL and every fixture under ?only=conformance", async () => {
+      const { url, at } = await served();
+      const bare = (await connectV2(cleanup, url, era)).client;
+      assert.deepEqual((await bare.listTools()).tools.map((t) => t.name), ["list_server_toolsets"]);
+
+      const { client } = await connectV2(cleanup, at("only=conformance"), era);
+      const tools = (await client.listTools()).tools;
+      assert.deepEqual(sorted(tools.map((t) => t.name)), TOOLS);
+      assert.ok(tools.every((t) => typeof t.description === "string" && t.description.length > 0));
+      assert.deepEqual(tools.find((t) => t.name === "json_schema_2020_12_tool")?.inputSchema, JSON_SCHEMA_2020_12);
+      assert.deepEqual(sorted((await client.listPrompts()).prompts.map((p) => p.name)), PROMPTS);
+      assert.deepEqual(sorted((await client.listResources()).resources.map((r) => r.uri)), RESOURCES);
+      assert.deepEqual((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), ["test://template/{id}/data"]);
+      const read = await client.readResource({ uri: "test://template/123/data" });
+      assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), { id: "123", templateTest: true, data: "Data for ID: 123" });
+    });
+
+    it("asks the client for sampling and elicitation and reports its answers", async () => {
+      const { at } = await served();
+      const asked: Array<{ method: string; params: any }> = [];
+      const { client } = await connectV2(cleanup, at("only=conformance"), era, { clientOptions: INTERACTIVE, setup: interactive(asked) });
+
+      assert.equal(await callText(client, "test_sampling", { prompt: "Say hi" }), "LLM response: a sampled answer");
+      assert.equal(await callText(client, "test_elicitation", { message: "Who are you?" }), 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}');
+      assert.deepEqual(asked.map((a) => a.method), ["sampling/createMessage", "elicitation/create"]);
+      assert.deepEqual(asked[0]!.params.messages, [{ role: "user", content: { type: "text", text: "Say hi" } }]);
+      assert.equal(asked[0]!.params.maxTokens, 100);
+      assert.equal(asked[1]!.params.message, "Who are you?");
+      assert.deepEqual(asked[1]!.params.requestedSchema.required, ["username", "email"]);
+    });
+
+    it("refuses sampling and elicitation with an isError result when the client did not declare them", async () => {
+      const { at } = await served();
+      const { client } = await connectV2(cleanup, at("only=conformance"), era, { clientOptions: { capabilities: {} } });
+      const sampling = await client.callTool({ name: "test_sampling", arguments: { prompt: "x" } });
+      assert.deepEqual(
+        { content: sampling.content, isError: sampling.isError },
+        { content: [{ type: "text", text: "Sampling not supported: the client did not declare the sampling capability." }], isError: true },
+      );
+      const elicitation = await client.callTool({ name: "test_elicitation_sep1034_defaults", arguments: {} });
+      assert.equal(elicitation.isError, true);
+      assert.match((elicitation.content as Array<{ text: string }>)[0]!.text, /^Elicitation not supported/);
+    });
+
+    it("reports progress 0, 50 and 100 of 100 and completes prompt arguments", async () => {
+      const { at } = await served();
+      const { client } = await connectV2(cleanup, at("only=conformance"), era);
+      const progress: number[] = [];
+      const result = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, { onprogress: (p) => progress.push(p.progress) });
+      assert.deepEqual(progress, [0, 50, 100]);
+      assert.equal(result.isError, undefined);
+      const completion = await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "par" } });
+      assert.deepEqual(completion.completion.values, ["paris", "park", "party", "parse"]);
+    });
+
+    it("tells a subscribed client when test://watched-resource changes", async () => {
+      const { at } = await served();
+      const { client } = await connectV2(cleanup, at("only=conformance"), era);
+      const updated = new Promise<string>((resolve) => client.setNotificationHandler("notifications/resources/updated", (n) => resolve(n.params.uri)));
+      if (era === "legacy") await client.subscribeResource({ uri: "test://watched-resource" });
+      else await client.listen({ resourceSubscriptions: ["test://watched-resource"] }); // ended by client.close() in cleanup
+      assert.match(await callText(client, "test_update_watched_resource"), /revision 1$/);
+      assert.equal(await updated, "test://watched-resource");
+      const read = await client.readResource({ uri: "test://watched-resource" });
+      assert.equal((read.contents[0] as { text: string }).text, "Watched resource content (revision 1)");
+    });
+  });
+}
