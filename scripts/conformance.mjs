@@ -3,8 +3,10 @@
 //   v1  @modelcontextprotocol/conformance 0.1.13 (protocol 2025-11-25), installed as conformance-v1;
 //   v2  @modelcontextprotocol/conformance 0.2.0-alpha.12 with --spec-version 2026-07-28, installed as conformance-v2
 //       (on Node < 22 through the fs.globSync loader hook in scripts/conformance/node20-fs-glob.mjs).
-// Each suite runs its default (active) suite against http://127.0.0.1:<port>/mcp?only=conformance. The server is
-// started once and always stopped. Our own summary (scenarios per suite) is printed last; exit 1 if a suite fails.
+// Each runs its default (active) suite against http://127.0.0.1:<port>/mcp, served by
+// `mcp-host serve only=conformance --extension conformance` (the toolset is the server's default selection, so the
+// bare URL serves it: some suite requests drop the query string). The server is started once and always stopped.
+// Our own summary (scenarios passed per suite) is printed last; exit 1 if either suite fails.
 //
 // usage: node scripts/conformance.mjs [--suite v1|v2] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";
@@ -98,7 +100,7 @@ function printSummary(results, error) {
   }
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
-  console.log(`conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve ?only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`);
+  console.log(`conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`);
   return failed === 0;
 }
 
@@ -117,9 +119,9 @@ const interrupt = (signal) => {
 process.once("SIGINT", interrupt);
 process.once("SIGTERM", interrupt);
 try {
-  server = await startServe({ root, logFile: join(resultsDir, "serve.log"), extension: TOOLSET });
-  const url = `${server.url}?only=${TOOLSET}`;
-  console.log(`conformance: mcp-host serve (pid ${server.pid}) is serving ${url}; its log is ${relative(root, join(resultsDir, "serve.log"))}`);
+  server = await startServe({ root, logFile: join(resultsDir, "serve.log"), extension: TOOLSET, selection: `only=${TOOLSET}` });
+  const url = server.url;
+  console.log(`conformance: $ ${server.command}\nconformance: serving ${url} (pid ${server.pid}); its log is ${relative(root, join(resultsDir, "serve.log"))}`);
   for (const suite of SUITES.filter((s) => wanted.includes(s.id))) {
     if (interrupted) break;
     results.push(await runSuite(suite, url));

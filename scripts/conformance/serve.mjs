@@ -1,6 +1,7 @@
 // Starts `mcp-host serve` (the built CLI, dist/cli/main.js) with only the conformance extension on a free
-// loopback port, waits for the MCP URL it prints, and stops it again — always: on success, on failure, and when
-// the runner itself is interrupted. The server's log goes to a file, so the suites' output stays readable.
+// loopback port, its toolset as the default selection (so the bare /mcp URL serves the fixtures), waits for the
+// MCP URL it prints, and stops it again — always: on success, on failure, and when the runner itself is
+// interrupted. The server's log goes to a file, so the suites' output stays readable.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,15 +11,16 @@ const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 /**
- * @returns {Promise<{ url: string, pid: number, stop(): Promise<number | null> }>} the MCP URL (no query) and a stop function
+ * @returns {Promise<{ url: string, pid: number, command: string, stop(): Promise<number | string | null> }>} the MCP URL and a stop function
  */
-export async function startServe({ root, logFile, extension }) {
+export async function startServe({ root, logFile, extension, selection }) {
   const cli = join(root, "dist", "cli", "main.js");
   if (!existsSync(cli)) throw new Error(`${cli} does not exist: run "npm run build" first`);
-  const args = [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--extension", extension];
+  const args = [cli, "serve", selection, "--port", "0", "--host", "127.0.0.1", "--extension", extension];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const command = `node ${args.map((a) => (a === cli ? "dist/cli/main.js" : a)).join(" ")}`;
   const log = createWriteStream(logFile);
-  log.write(`$ node ${args.map((a) => (a === cli ? "dist/cli/main.js" : a)).join(" ")}\n`);
+  log.write(`$ ${command}\n`);
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
@@ -67,7 +69,7 @@ export async function startServe({ root, logFile, extension }) {
         reject(new Error(`mcp-host serve exited (${code}) before serving (see ${logFile})`));
       });
     });
-    return { url, pid: child.pid, stop };
+    return { url, pid: child.pid, command, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -75,7 +75,9 @@ export function parseCli(argv: readonly string[], cwd: string): CliSettings {
       },
     });
   } catch (error) {
-    throw new McpHostError("CLI_USAGE", `${(error as Error).message}. Run "mcp-host --help" for the options.`);
+    // node's parseArgs messages can span lines and end with a period; a usage error is one line on stderr.
+    const message = (error as Error).message.replace(/\s*\n\s*/g, " ").replace(/\.$/, "");
+    throw new McpHostError("CLI_USAGE", `${message}. Run "mcp-host --help" for the options.`);
   }
   const { values, positionals } = parsed;
   const first = positionals[0];

@@ -278,13 +278,14 @@ export class McpHost {
   private compile(key: string, active: readonly string[]): BuiltCore {
     const revision = this.revisionNumber;
     const logger = this.logger.child(`build ${key || "(none)"}`);
-    const declared = this.declaredToolsets();
     const contents = gatherContents(this.records, new Set(active), logger);
     const draft = runOnServerHooks(contents, this.instructionsFor(active), key, active, logger);
     let toolNames: string[] = [];
     const extra: CompiledTool[] = [];
     const wantsToolsetsTool = (this.options.toolsetsTool ?? true) && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME);
-    if (wantsToolsetsTool) extra.push(toolsetsTool((a, u) => this.describeActive(a, u, toolNames, declared)));
+    // Declared toolsets are read when the tool is called, as describe() reads them: a build of an unrelated toolset
+    // survives another extension's offer change, and must not report the catalog as it was when it was built.
+    if (wantsToolsetsTool) extra.push(toolsetsTool((a, u) => this.describeActive(a, u, toolNames)));
     const tables = compileTables(draft, logger, extra);
     toolNames = tables.tools.map((t) => t.name);
     const core: ServerCore = { name: this.name, version: this.version, instructions: draft.instructions, tables, logger, toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000 };

@@ -52,6 +52,9 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections();
       await hostApp.close();
+      // Ending sessions ended their GET streams; those connections are idle now and would otherwise linger until
+      // the keep-alive timeout (5 s) before close() completes.
+      http.closeIdleConnections();
       const timeout = options.shutdownTimeoutMs ?? 10_000;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);

@@ -58,7 +58,10 @@ function isAbort(error: unknown): boolean {
  */
 export function classifyFailure(error: unknown): Failure {
   if (isMcpHostError(error)) return { kind: "rejected", detail: error.message };
-  if (error instanceof ProtocolError) return { kind: "rejected", detail: `JSON-RPC error ${error.code}: ${error.message}`, rpcCode: error.code };
+  if (error instanceof ProtocolError) {
+    const message = error.message.replace(/^MCP error -?\d+: /, ""); // 2025-era servers repeat the code in the message
+    return { kind: "rejected", detail: `JSON-RPC error ${error.code}: ${message}`, rpcCode: error.code };
+  }
   if (error instanceof SdkHttpError) {
     const status: unknown = error.status;
     if (status === 404) return { kind: "not-sent", detail: "the HTTP session expired (HTTP 404)" };

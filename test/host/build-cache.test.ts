@@ -195,7 +195,7 @@ describe("build: invalidation when an extension changes its offer", () => {
     assert.deepEqual(changes, [burst, await second]);
   });
 
-  it("serves the changed offer to a client of the affected selection", async () => {
+  it("builds the changed offer for the affected selection, adds and removals alike", async () => {
     const { extensions, ctx } = dynamic();
     ({ host } = await startedHost(extensions));
     (await ctx).addTool({ ...textTool("dyn_later"), toolset: "dyn" });

@@ -113,6 +113,48 @@ for (const era of ["legacy", "modern"] as const) {
 }
 
 describe("a tool handler's abort signal", () => {
+  for (const era of ["legacy", "modern"] as const) {
+    it(`is aborted when the client cancels the call (${era} era)`, async () => {
+      const running = deferred();
+      const aborted = deferred<boolean>();
+      ({ host, records } = await startedHost([
+        {
+          name: "waiter",
+          tools: [
+            textTool("wait", {
+              handler: (_args: unknown, ctx: ToolContext) =>
+                new Promise<never>((_, reject) => {
+                  ctx.signal.addEventListener("abort", () => {
+                    aborted.resolve(ctx.signal.aborted);
+                    reject(new Error("cancelled"));
+                  });
+                  running.resolve();
+                }),
+            }),
+          ],
+        },
+        bystander,
+      ]));
+      const { client, close } = await connectInProcess(host, "", { era });
+      try {
+        const controller = new AbortController();
+        const call = client.callTool({ name: "wait", arguments: {} }, { signal: controller.signal });
+        await running.promise;
+        controller.abort(new Error("the user gave up"));
+        await assert.rejects(call, /the user gave up/);
+        assert.equal(await aborted.promise, true);
+      } finally {
+        await close();
+      }
+      const { client: again, close: closeAgain } = await connectInProcess(host, "", { era });
+      try {
+        assert.equal(await callOk(again, "bystander_tool"), "bystander_tool ok");
+      } finally {
+        await closeAgain();
+      }
+    });
+  }
+
   it("is not aborted for a handler that finishes in time", async () => {
     let signal: AbortSignal | undefined;
     ({ host, records } = await startedHost([{ name: "prompt-ext", tools: [textTool("fast", { handler: (_a, ctx) => ((signal = ctx.signal), { content: [{ type: "text", text: "done" }] }) })] }], { toolTimeoutMs: 60_000 }));

@@ -3,11 +3,11 @@
 // `how_to_select`; turned off by `toolsetsTool: false`; never shadowing an extension's tool of that name.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { McpExtension } from "../../src/extension/types.js";
+import type { ExtensionContext, McpExtension } from "../../src/extension/types.js";
 import type { McpHost } from "../../src/host/host.js";
 import { parseSelection } from "../../src/host/selection.js";
 import { connectInProcess } from "../helpers/in-process.js";
-import { build, callOk, startedHost, textTool, toolNames } from "../fixtures/extensions/kit.js";
+import { build, callOk, deferred, startedHost, textTool, toolNames } from "../fixtures/extensions/kit.js";
 
 const HOW_TO_SELECT = "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
 
@@ -83,6 +83,24 @@ for (const era of ["legacy", "modern"] as const) {
 }
 
 describe("list_server_toolsets: options and shadowing", () => {
+  it("reports toolsets declared after its build was cached, as describe() does", async () => {
+    const captured = deferred<ExtensionContext>();
+    ({ host } = await startedHost([...extensions(), { name: "dyn", toolsets: [{ name: "dyn", default: false }], setup: (ctx) => captured.resolve(ctx) }]));
+    const cached = await build(host, "benchmarks");
+    (await captured.promise).addToolset({ name: "later", title: "Later", default: false });
+    assert.equal((await build(host, "benchmarks")).core, cached.core); // an unrelated change keeps the build
+    const { client, close } = await connectInProcess(host, "benchmarks");
+    try {
+      const answer = await client.callTool({ name: "list_server_toolsets", arguments: {} });
+      const { how_to_select, ...description } = answer.structuredContent as Record<string, unknown>;
+      assert.equal(how_to_select, HOW_TO_SELECT);
+      assert.deepEqual(description, await host.describe(parseSelection("benchmarks")));
+      assert.deepEqual((description["toolsets"] as Array<{ name: string }>).map((t) => t.name), ["benchmarks", "dyn", "geo", "later", "notebooks"]);
+    } finally {
+      await close();
+    }
+  });
+
   it("is left out of every build when toolsetsTool is false", async () => {
     ({ host } = await startedHost(extensions(), { toolsetsTool: false }));
     assert.deepEqual((await build(host, "")).toolNames, ["open_notebook"]);

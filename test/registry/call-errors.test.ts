@@ -24,9 +24,13 @@ describe("call errors", () => {
     const registry = h.make([ServerSpec.http("remote", url, { era: "legacy" })]);
     assert.equal(toText(await registry.callTool("echo", { text: "up" })), "up");
     await http.stop();
-    const result = await registry.callTool("echo", { text: "down" });
-    assert.equal(result.isError, true);
-    assert.equal(toText(result), 'tool "echo" on server "remote" failed: connection refused');
-    assert.ok(!JSON.stringify(result).includes("SECRETPATH") && !JSON.stringify(result).includes("127.0.0.1"));
+    // The first call may still meet the pooled connection the server just closed (which looks the same as a server
+    // dying mid-call, so it is not retried); once that is gone, the port refuses.
+    const first = await registry.callTool("echo", { text: "down" });
+    assert.equal(first.isError, true);
+    assert.match(toText(first), /^tool "echo" on server "remote" failed: (connection refused|connection closed by the server; it may have run, so it was not retried)$/);
+    const second = await registry.callTool("echo", { text: "down" });
+    assert.equal(toText(second), 'tool "echo" on server "remote" failed: connection refused');
+    for (const result of [first, second]) assert.ok(!JSON.stringify(result).includes("SECRETPATH") && !JSON.stringify(result).includes("127.0.0.1"));
   });
 });

@@ -7,16 +7,28 @@ import type { ToolSpec } from "mcp-host";
 import { TEST_AUDIO_BASE64, TEST_IMAGE_BASE64 } from "./fixtures.js";
 import { NO_ARGUMENTS, tool } from "./tool.js";
 
+/**
+ * The input schema of `json_schema_2020_12_tool`, as conformance 0.2.0-alpha.12 specifies it: SEP-1613's `$schema`,
+ * `$defs` and `additionalProperties` plus SEP-2106's `$anchor`, `allOf`/`anyOf` and `if`/`then`/`else` (a
+ * superset of what 0.1.13 checks). The host must list it unchanged.
+ */
 export const JSON_SCHEMA_2020_12 = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   $defs: {
-    address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+    address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
   },
   properties: {
     name: { type: "string" },
     address: { $ref: "#/$defs/address" },
+    contactMethod: { type: "string", enum: ["phone", "email"] },
+    phone: { type: "string" },
+    email: { type: "string" },
   },
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
   additionalProperties: false,
 } as const;
 

@@ -1,9 +1,11 @@
 /**
- * JSON-RPC errors for prompts, made without importing the SDK at run time: the SDK answers a thrown error with
- * its `code` when it has one, so a bad prompt argument is "invalid params" on the wire, not an internal error.
+ * JSON-RPC errors for prompts. The host passes an SDK ProtocolError through to the client (the SDK brands its
+ * errors, so this works across installed copies) and treats anything else as a bug, so a bad prompt argument must
+ * be a ProtocolError to reach the caller as "invalid params" with its message.
  */
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
-/** -32602: the caller's arguments are wrong; the message says how. */
+/** The caller's arguments are wrong; the message says how. */
 export function invalidParams(message: string): Error {
-  return Object.assign(new Error(message), { code: -32602 });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }

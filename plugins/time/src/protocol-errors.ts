@@ -1,15 +1,16 @@
 /**
- * JSON-RPC errors for resource reads and prompts, made without importing the SDK at run time: the SDK answers a
- * thrown error with its `code` and `data` when it has them, so a bad zone is "invalid params" or "resource not
- * found" on the wire, not an internal error.
+ * JSON-RPC errors for resource reads and prompts. The host passes an SDK ProtocolError through to the client
+ * (the SDK brands its errors, so this works across installed copies) and treats anything else as a bug, so a
+ * bad zone must be a ProtocolError to reach the caller as "invalid params" / "resource not found" with its message.
  */
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 
-/** -32602: the caller's arguments are wrong; the message says how. */
+/** The caller's arguments are wrong; the message says how. */
 export function invalidParams(message: string): Error {
-  return Object.assign(new Error(message), { code: -32602 });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 
-/** -32002: no resource at this URI; `data.uri` lets clients rebuild the SDK's ResourceNotFoundError. */
+/** No resource at this URI; the message says why and what exists. */
 export function resourceNotFound(uri: string, message: string): Error {
-  return Object.assign(new Error(message), { code: -32002, data: { uri } });
+  return new ResourceNotFoundError(uri, message);
 }

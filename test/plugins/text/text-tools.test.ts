@@ -25,7 +25,7 @@ for (const era of ["legacy", "modern"] as const) {
         const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
         assert.deepEqual(tools.get("slugify")!.inputSchema, slugifyInput);
         assert.deepEqual(tools.get("diff_lines")!.inputSchema, diffLinesInput);
-        const changeCase = tools.get("change_case")!.inputSchema as { required: string[]; properties: { to: { enum: string[] } } };
+        const changeCase = tools.get("change_case")!.inputSchema as unknown as { required: string[]; properties: { to: { enum: string[] } } };
         assert.deepEqual(changeCase.required, ["text", "to"]);
         assert.deepEqual(changeCase.properties.to.enum, ["camel", "pascal", "snake", "kebab", "constant", "dot", "title", "sentence", "upper", "lower"]);
         for (const name of TEXT_TOOLS.filter((n) => n !== "list_server_toolsets")) {

@@ -1,0 +1,130 @@
+/**
+ * Runs the built `mcp-host` command (dist/cli/main.js, so `npm run build` first) as a real child process, the way
+ * a user or a desktop client would: one-shot runs collected to the end, and long-running ones (serve, stdio)
+ * read line by line, waited on by event (a line, an exit), and always killed by the test's cleanup.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Cleanup } from "./http-host.js";
+
+export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+export const CLI_MAIN = join(REPO, "dist", "cli", "main.js");
+/** The fixture project the CLI tests serve: extensions echo and clock, and broken (setup fails). */
+export const CLI_PROJECT = join(REPO, "test", "fixtures", "cli-project");
+
+/** Fails with a clear message when the command has not been built. */
+export function assertBuilt(): void {
+  assert.ok(existsSync(CLI_MAIN), `${CLI_MAIN} is missing: run "npm run build" before the CLI and stdio tests`);
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mcp-host ...args` to completion. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** The environment for a child: this one without a names limit that would change what loads. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env["MCP_HOST_EXTENSIONS"];
+  return env;
+}
+
+/** True while a process with this pid exists. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A running `mcp-host` child whose output is read as it comes. */
+export class CliProcess {
+  readonly child: ChildProcess;
+  readonly stdoutLines: string[] = [];
+  stderr = "";
+  /** Resolves when the child has exited (and its pipes closed). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly lineWaiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  private readonly stderrWaiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+
+  constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore" } = {}) {
+    this.child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd: options.cwd ?? REPO, env: cleanEnv(), stdio: [options.stdin ?? "ignore", "pipe", "pipe"] });
+    this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
+    let pending = "";
+    this.child.stdout!.setEncoding("utf8").on("data", (data: string) => {
+      pending += data;
+      let at: number;
+      while ((at = pending.indexOf("\n")) >= 0) {
+        const line = pending.slice(0, at);
+        pending = pending.slice(at + 1);
+        this.stdoutLines.push(line);
+        for (const w of this.lineWaiters.filter((w) => w.pattern.test(line))) {
+          this.lineWaiters.splice(this.lineWaiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    });
+    this.child.stderr!.setEncoding("utf8").on("data", (data: string) => {
+      this.stderr += data;
+      for (const w of this.stderrWaiters.filter((w) => w.pattern.test(this.stderr))) {
+        this.stderrWaiters.splice(this.stderrWaiters.indexOf(w), 1);
+        w.resolve();
+      }
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Resolves with the first stdout line (already seen or still to come) matching `pattern`; fails if the child exits first. */
+  line(pattern: RegExp): Promise<string> {
+    const seen = this.stdoutLines.find((l) => pattern.test(l));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return Promise.race([
+      new Promise<string>((resolve) => this.lineWaiters.push({ pattern, resolve })),
+      this.exited.then(({ code, signal }) => {
+        throw new Error(`mcp-host exited (code ${code}, signal ${signal}) before printing ${pattern}; stdout:\n${this.stdoutLines.join("\n")}\nstderr:\n${this.stderr}`);
+      }),
+    ]);
+  }
+
+  /** Resolves once stderr (so far and to come) matches `pattern`. */
+  stderrMatches(pattern: RegExp): Promise<void> {
+    if (pattern.test(this.stderr)) return Promise.resolve();
+    return new Promise((resolve) => this.stderrWaiters.push({ pattern, resolve }));
+  }
+
+  /** Kills the child (if still running) and waits for it to be gone. */
+  async stop(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    await this.exited;
+  }
+}
+
+/** Starts `mcp-host ...args`; the cleanup kills it if the test did not end it. */
+export function startCli(cleanup: Cleanup, args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore" } = {}): CliProcess {
+  const cli = new CliProcess(args, options);
+  cleanup.add(() => cli.stop());
+  return cli;
+}

@@ -1,0 +1,62 @@
+// §10.13: when a tool declares an outputSchema, its structuredContent is validated; a violation becomes an isError
+// result naming the keyword, keeping the raw payload up to 2 KiB; `structuredContent: "lenient"` only warns.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ERROR_META_KEY, registryErrorCode, toText } from "../../src/registry/index.js";
+import { MAX_PAYLOAD_BYTES, OutputChecks } from "../../src/registry/structured-output.js";
+import { silentLogger } from "../../src/logger.js";
+import { legacyStdio, logsOf, registryHarness } from "./helpers/harness.js";
+
+const TOOLS = ["structured_bad", "structured_ok", "structured_missing", "is_error"];
+
+describe("structured output", () => {
+  const h = registryHarness();
+
+  it("passes valid structured content through", async () => {
+    const registry = h.make([legacyStdio("fx", { tools: TOOLS })]);
+    assert.deepEqual(await registry.callTool("structured_ok"), { content: [{ type: "text", text: "count is 3" }], structuredContent: { count: 3 } });
+  });
+
+  it("turns a violation into an error naming the keyword, with the payload cut to 2 KiB", async () => {
+    const registry = h.make([legacyStdio("fx", { tools: TOOLS })]);
+    const result = await registry.callTool("structured_bad");
+    assert.equal(result.isError, true);
+    assert.equal(registryErrorCode(result), "MCP_OUTPUT_INVALID");
+    const text = toText(result);
+    assert.match(text, /^tool "structured_bad" on server "fx" returned structured content that does not match its outputSchema \(keyword "type": \/count must be integer\); payload: \{"count":"three","note":"x+… \[cut at 2 KiB\]$/);
+    const payload = (result._meta as Record<string, unknown>).payload as string;
+    assert.ok(Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES, String(Buffer.byteLength(payload)));
+    assert.ok(payload.startsWith('{"count":"three"'));
+    assert.equal(result.structuredContent, undefined);
+    assert.deepEqual((result._meta as Record<string, unknown>)[ERROR_META_KEY], { code: "MCP_OUTPUT_INVALID", server: "fx", tool: "structured_bad" });
+  });
+
+  it("treats a missing structuredContent as a violation, and leaves upstream errors alone", async () => {
+    const registry = h.make([legacyStdio("fx", { tools: [...TOOLS.slice(0, 3), { name: "is_error", behaviour: "is_error", outputSchema: { type: "object" } }] })]);
+    const missing = await registry.callTool("structured_missing");
+    assert.match(toText(missing), /keyword "structuredContent"/);
+    assert.deepEqual(await registry.callTool("is_error"), { content: [{ type: "text", text: "upstream says no" }], isError: true });
+  });
+
+  it("only warns under structuredContent: lenient", async () => {
+    const registry = h.make([legacyStdio("fx", { tools: TOOLS }, { structuredContent: "lenient" })]);
+    const result = await registry.callTool("structured_bad");
+    assert.equal(result.isError, undefined);
+    assert.deepEqual((result.structuredContent as { count: unknown }).count, "three");
+    assert.ok(logsOf(h.records, "fx", "warn").some((m) => m.includes('keyword "type"')));
+  });
+
+  it("compiles a tool's validator once per listing", () => {
+    const checks = new OutputChecks(silentLogger);
+    const tool = { name: "t", inputSchema: { type: "object" as const }, outputSchema: { type: "object" as const, properties: { n: { type: "integer" } } } };
+    let compiled = 0;
+    const instance = (checks as unknown as { instance: (k: string) => { compile: (s: unknown) => unknown } }).instance.bind(checks);
+    (checks as unknown as { instance: unknown }).instance = (kind: string) => {
+      const ajv = instance(kind);
+      return { compile: (schema: unknown) => (compiled++, ajv.compile(schema)) };
+    };
+    for (let i = 0; i < 3; i++) assert.equal(checks.check(tool, { content: [], structuredContent: { n: i } }), undefined);
+    assert.equal(checks.check(tool, { content: [], structuredContent: { n: "x" } })?.keyword, "type");
+    assert.equal(compiled, 1);
+  });
+});
