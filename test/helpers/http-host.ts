@@ -28,7 +28,9 @@ export class Cleanup {
     while (this.steps.length > 0) {
       const step = this.steps.pop()!;
       try {
+        const t = performance.now();
         await step();
+        if (performance.now() - t > 200) console.error("slow step", step.toString().slice(0, 120), performance.now() - t);
       } catch {
         // A client whose session already ended may fail to close; the next step still runs.
       }
