@@ -31,13 +31,19 @@ const SUITES = [
   { id: "v2", pkg: "conformance-v2", protocol: "2026-07-28", args: ["--spec-version", "2026-07-28"] },
 ];
 
-const { values: options } = parseArgs({ options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false } } });
-const wanted = options.suite ?? SUITES.map((s) => s.id);
-const unknown = wanted.filter((id) => !SUITES.some((s) => s.id === id));
-if (unknown.length > 0) {
-  console.error(`conformance: unknown suite ${unknown.join(", ")}; the suites are ${SUITES.map((s) => s.id).join(", ")}`);
+function usage(message) {
+  console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--verbose]`);
   process.exit(2);
 }
+let options;
+try {
+  ({ values: options } = parseArgs({ options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false } } }));
+} catch (error) {
+  usage(error.message);
+}
+const wanted = options.suite ?? SUITES.map((s) => s.id);
+const unknown = wanted.filter((id) => !SUITES.some((s) => s.id === id));
+if (unknown.length > 0) usage(`unknown suite ${unknown.join(", ")}; the suites are ${SUITES.map((s) => s.id).join(", ")}`);
 
 function packageOf(name) {
   const manifest = createRequire(join(root, "package.json")).resolve(`${name}/package.json`);

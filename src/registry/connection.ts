@@ -34,6 +34,7 @@ export interface OpenOptions {
   signal?: AbortSignal;
 }
 
+const SESSION_END_WAIT_MS = 2000;
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed"] as const;
 
 /**
@@ -91,11 +92,18 @@ export class ServerConnection {
     return this.ready(options);
   }
 
-  /** Closes the client (for stdio: terminates the process group). Errors are thrown for the caller to gather. */
+  /**
+   * Closes the client (for stdio: terminates the process group; for a 2025 HTTP session: ends it with DELETE, best
+   * effort). Errors are thrown for the caller to gather.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.openAbort?.abort(new McpHostError("MCP_REGISTRY_CLOSED", "the registry is closing"));
     await this.opening?.catch(() => undefined);
+    const transport = this.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SESSION_END_WAIT_MS).unref())]);
+    }
     try {
       await this.drop();
     } finally {
@@ -130,6 +138,7 @@ export class ServerConnection {
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.killGraceMs !== undefined ? { killGraceMs: spec.killGraceMs } : {}),
         logger: this.deps.logger.child("stderr"),
+        redact: this.deps.redact,
       });
     }
     if (spec.transport === "http") {

@@ -4,11 +4,9 @@
  */
 export { McpRegistry } from "./registry.js";
 export { ServerSpec, checkServerUrl } from "./server-spec.js";
-export { toText, errorResult, registryErrorCode, ERROR_META_KEY } from "./results.js";
+export { toText, registryErrorCode, ERROR_META_KEY } from "./results.js";
 export type { RegistryErrorMeta } from "./results.js";
 export { isDestructive } from "./approval.js";
-export { StdioProcessTransport } from "./stdio-process.js";
-export type { StdioProcessOptions } from "./stdio-process.js";
 export { WATCH_BUFFER } from "./watch.js";
 export type { WatchStream } from "./watch.js";
 export type {

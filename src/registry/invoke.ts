@@ -11,7 +11,11 @@ import { runWithInputs, type InputLeg } from "./input-required.js";
 import type { ServerConnection } from "./connection.js";
 import type { UpstreamRequest } from "./types.js";
 
-/** A request that failed for good, with what the caller needs to word the error. */
+/**
+ * A request that failed for good, with what the caller needs to word the error.
+ * @example
+ * catch (e) { if (e instanceof UpstreamFailure && e.end === "idle") return timedOut(e); }
+ */
 export class UpstreamFailure extends Error {
   constructor(
     readonly failure: Failure,

@@ -15,9 +15,6 @@ export interface ServerListing {
   prompts: Prompt[];
 }
 
-/** An empty listing (a server not listed yet). */
-export const EMPTY_LISTING: ServerListing = Object.freeze({ tools: [], resources: [], templates: [], prompts: [] }) as ServerListing;
-
 /**
  * Keeps the first item of each key; later ones are dropped with a warning, and items with an empty key skipped.
  * @example

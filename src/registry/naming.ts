@@ -131,9 +131,4 @@ export class RegistryIndex {
     if (owners.length > 1) return { kind: "ambiguous", choices: owners.map((r) => r.uri).sort() };
     return { kind: "unknown" };
   }
-
-  /** The tools of one server (by upstream name), for re-listing diffs and status. */
-  toolsOf(server: string): RegistryTool[] {
-    return this.tools.filter((t) => t.server === server);
-  }
 }

@@ -4,20 +4,15 @@
  * calls back, and isolates failures: a server that cannot be reached is reported in `unavailable`, never thrown,
  * and a failing call comes back as an error result the model can read.
  */
-import type { CallToolResult, GetPromptResult, ReadResourceResult, Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { McpHostError, messageOf } from "../errors.js";
-import { createLogger, type Logger } from "../logger.js";
-import { isDestructive } from "./approval.js";
-import { ServerConnection } from "./connection.js";
+import { createLogger } from "../logger.js";
 import { guardOnExit } from "./exit-guard.js";
 import { classifyFailure } from "./failure.js";
-import { globMatcher } from "./glob.js";
 import { invokeUpstream, UpstreamFailure } from "./invoke.js";
-import { fetchListing, type ServerListing } from "./listing.js";
-import { RegistryIndex, type IndexInput } from "./naming.js";
-import { createRedactor } from "./redact.js";
+import { resolveLimits, type Limits } from "./limits.js";
 import { ServerRequestRouter, type InFlightCall } from "./server-requests.js";
-import { OutputChecks } from "./structured-output.js";
+import { ServerTable, type Upstream } from "./server-table.js";
 import { runToolCall } from "./tool-call.js";
 import type {
   CallToolOptions,
@@ -31,27 +26,9 @@ import type {
   ServerStatus,
   UnavailableServer,
 } from "./types.js";
-import { WatchHub, diffOffers, snapshotOffer, type WatchStream } from "./watch.js";
+import type { WatchStream } from "./watch.js";
 
-const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
-
-/** One server's state inside the registry. */
-interface Upstream {
-  spec: ServerSpecification;
-  connection: ServerConnection;
-  logger: Logger;
-  redact: (text: string) => string;
-  listing?: ServerListing;
-  checks: OutputChecks;
-  relisting?: Promise<void>;
-}
-
-function secretsOf(spec: ServerSpecification): string[] {
-  if (spec.transport === "http") return [spec.url, ...Object.values(spec.headers ?? {})];
-  if (spec.transport === "stdio") return Object.values(spec.env ?? {});
-  return [];
-}
+type Send = Parameters<typeof invokeUpstream>[1];
 
 /**
  * A tool host over many MCP servers.
@@ -64,83 +41,27 @@ function secretsOf(spec: ServerSpecification): string[] {
  * const result = await registry.callTool("commit", { message: "…" });
  */
 export class McpRegistry implements AsyncDisposable {
-  private readonly upstreams = new Map<string, Upstream>();
-  private readonly logger: Logger;
+  private readonly table: ServerTable;
   private readonly router: ServerRequestRouter;
-  private readonly hub = new WatchHub();
-  private readonly stale = new Set<string>();
-  private readonly unavailableByServer = new Map<string, UnavailableServer>();
-  private readonly opened: string[] = [];
-  private readonly registryDenied: (name: string) => boolean;
-  private index: RegistryIndex;
+  private readonly limits: Limits;
   private started?: Promise<void>;
   private closing?: Promise<void>;
-  private eagerRefresh = false;
   private releaseExitGuard?: () => void;
 
   constructor(
     specs: readonly ServerSpecification[],
     private readonly options: RegistryOptions = {},
   ) {
-    this.logger = options.logger ?? createLogger({ level: "warn", prefix: ["mcp-registry"] });
-    this.router = new ServerRequestRouter(options, this.logger);
-    this.registryDenied = globMatcher(options.deniedTools ?? []);
-    for (const spec of specs) {
-      if (this.upstreams.has(spec.name)) {
-        throw new McpHostError("MCP_TRANSPORT_INVALID", `two servers are named "${spec.name}"; server names must be unique`, { server: spec.name });
-      }
-      this.upstreams.set(spec.name, this.makeUpstream(spec));
-    }
-    this.index = RegistryIndex.build(this.names(), []);
-    if (specs.some((s) => s.transport === "stdio")) {
-      this.releaseExitGuard = guardOnExit(() => {
-        for (const u of this.upstreams.values()) u.connection.killNow();
-      });
-    }
-  }
-
-  private names(): string[] {
-    return [...this.upstreams.keys()];
-  }
-
-  private timeoutOf(spec: ServerSpecification): number {
-    return spec.timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-  }
-
-  private totalOf(spec: ServerSpecification): number {
-    return spec.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? this.timeoutOf(spec) * 10;
-  }
-
-  private get startupMs(): number {
-    return this.options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
-  }
-
-  private makeUpstream(spec: ServerSpecification): Upstream {
-    const logger = this.logger.child(spec.name);
-    const redact = createRedactor(secretsOf(spec));
-    const name = spec.name;
-    const connection = new ServerConnection(spec, {
-      logger,
-      redact,
-      router: this.router,
-      clientInfo: this.options.clientInfo ?? { name: "mcp-host-registry", version: "0.1.0" },
-      timeoutMs: this.timeoutOf(spec),
-      onListChanged: () => this.markStale(name),
-      onUnexpectedClose: () => this.markStale(name),
-      onOpened: () => {
-        this.unavailableByServer.delete(name);
-        if (!this.opened.includes(name)) this.opened.push(name);
-      },
-    });
-    return { spec, connection, logger, redact, checks: new OutputChecks(logger) };
+    const logger = options.logger ?? createLogger({ level: "warn", prefix: ["mcp-registry"] });
+    this.limits = resolveLimits(options);
+    this.router = new ServerRequestRouter(options, logger);
+    this.table = new ServerTable(specs, { logger, router: this.router, options, limits: this.limits, live: () => this.started !== undefined && !this.closing });
+    if (specs.some((s) => s.transport === "stdio")) this.releaseExitGuard = guardOnExit(() => this.table.killAll());
   }
 
   /** Servers that could not be connected to or listed: phase, code and a message free of URLs and secrets. */
   get unavailable(): UnavailableServer[] {
-    return this.names().flatMap((n) => {
-      const u = this.unavailableByServer.get(n);
-      return u ? [{ ...u }] : [];
-    });
+    return this.table.unavailable();
   }
 
   /**
@@ -149,18 +70,7 @@ export class McpRegistry implements AsyncDisposable {
    * registry.status().filter((s) => s.state !== "connected")
    */
   status(): ServerStatus[] {
-    return [...this.upstreams.values()].map(({ spec, connection }) => {
-      const down = this.unavailableByServer.has(spec.name) && connection.state !== "connected" && connection.state !== "closed";
-      const state = down ? "unavailable" : connection.state;
-      return {
-        server: spec.name,
-        transport: spec.transport,
-        state,
-        ...(connection.era ? { era: connection.era } : {}),
-        ...(connection.pid !== undefined ? { pid: connection.pid } : {}),
-        stale: this.stale.has(spec.name),
-      };
-    });
+    return this.table.status();
   }
 
   /**
@@ -171,7 +81,7 @@ export class McpRegistry implements AsyncDisposable {
    */
   connect(): Promise<void> {
     this.assertOpen();
-    this.started ??= this.bringUp(this.names(), false);
+    this.started ??= this.table.bringUp(this.table.names(), false);
     return this.started;
   }
 
@@ -182,129 +92,38 @@ export class McpRegistry implements AsyncDisposable {
    */
   async refresh(): Promise<void> {
     await this.connect();
-    await this.bringUp(this.names(), true);
-  }
-
-  private async bringUp(servers: readonly string[], announce: boolean): Promise<void> {
-    const deadline = AbortSignal.timeout(this.startupMs);
-    await Promise.all(servers.map((name) => this.bringUpOne(this.upstreams.get(name)!, deadline)));
-    this.rebuild(announce);
-  }
-
-  private async bringUpOne(upstream: Upstream, deadline: AbortSignal): Promise<void> {
-    const { spec, connection } = upstream;
-    let phase: "connect" | "list" = "connect";
-    try {
-      const client = await raceAbort(connection.ready({ timeoutMs: this.startupMs, signal: deadline }), deadline);
-      phase = "list";
-      this.stale.delete(spec.name);
-      upstream.listing = await raceAbort(fetchListing(client, { logger: upstream.logger, timeoutMs: this.timeoutOf(spec), signal: deadline }), deadline);
-      upstream.checks = new OutputChecks(upstream.logger);
-      this.unavailableByServer.delete(spec.name);
-    } catch (error) {
-      upstream.listing = undefined;
-      const message = this.startFailureMessage(upstream, phase, error, deadline.aborted);
-      this.unavailableByServer.set(spec.name, { server: spec.name, phase, code: "MCP_SERVER_UNREACHABLE", message });
-      upstream.logger.warn(`unavailable (${phase}): ${message}`, { code: "MCP_SERVER_UNREACHABLE" });
-    }
-  }
-
-  private startFailureMessage(upstream: Upstream, phase: "connect" | "list", error: unknown, timedOut: boolean): string {
-    const { spec } = upstream;
-    if (timedOut) return `server "${spec.name}" did not ${phase === "connect" ? "connect" : "list its tools"} within ${this.startupMs} ms`;
-    const code = (error as { code?: unknown }).code;
-    let detail = classifyFailure(error).detail;
-    if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
-    else if (code === "EACCES") detail = "the command is not executable";
-    const exit = upstream.connection.lastExit;
-    if (exit && phase === "connect") detail = `the server process exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
-    return upstream.redact(`server "${spec.name}" could not be ${phase === "connect" ? "connected" : "listed"}: ${detail}`);
-  }
-
-  private markStale(server: string): void {
-    this.stale.add(server);
-    if (this.hub.active && !this.eagerRefresh && this.started && !this.closing) {
-      this.eagerRefresh = true;
-      queueMicrotask(() => {
-        this.eagerRefresh = false;
-        void this.relistStale().catch((error) => this.logger.warn("re-listing failed", { error: messageOf(error) }));
-      });
-    }
+    await this.table.bringUp(this.table.names(), true);
   }
 
   /** Connects if needed and re-lists the servers marked stale (only those). */
   private async ready(): Promise<void> {
     this.assertOpen();
     await this.connect();
-    if (this.stale.size > 0) await this.relistStale();
-  }
-
-  private async relistStale(): Promise<void> {
-    await Promise.all([...this.stale].map((name) => this.relist(name)));
-  }
-
-  /** Re-lists one server (shared by concurrent callers) and announces what changed. */
-  private relist(name: string): Promise<void> {
-    const upstream = this.upstreams.get(name)!;
-    upstream.relisting ??= (async () => {
-      this.stale.delete(name);
-      const { spec, connection } = upstream;
-      try {
-        const client = await connection.ready({ timeoutMs: this.startupMs });
-        upstream.listing = await fetchListing(client, { logger: upstream.logger, timeoutMs: this.timeoutOf(spec) });
-        upstream.checks = new OutputChecks(upstream.logger);
-        this.unavailableByServer.delete(name);
-      } catch (error) {
-        const message = upstream.redact(`server "${name}" could not be re-listed: ${classifyFailure(error).detail}`);
-        this.unavailableByServer.set(name, { server: name, phase: "list", code: "MCP_SERVER_UNREACHABLE", message });
-        upstream.logger.warn(message);
-      }
-      this.rebuild(true);
-    })().finally(() => (upstream.relisting = undefined));
-    return upstream.relisting;
-  }
-
-  private rebuild(announce: boolean): void {
-    const inputs: IndexInput[] = [];
-    for (const { spec, listing } of this.upstreams.values()) {
-      if (!listing) continue;
-      const denied = globMatcher(spec.deniedTools ?? []);
-      inputs.push({
-        server: spec.name,
-        listing,
-        denied: (tool) => denied(tool) || this.registryDenied(tool) || this.registryDenied(`${spec.name}__${tool}`),
-        destructive: (tool: Tool) => isDestructive(tool, spec.unannotated),
-      });
-    }
-    const before = this.index;
-    this.index = RegistryIndex.build(this.names(), inputs);
-    if (!announce || !this.hub.active) return;
-    const events = diffOffers(snapshotOffer(before.tools, before.prompts, before.resources), snapshotOffer(this.index.tools, this.index.prompts, this.index.resources));
-    if (events.length > 0) this.hub.publish(events);
+    if (this.table.hasStale()) await this.table.relistStale();
   }
 
   /** Every tool of every available server, named for the caller. */
   async listTools(): Promise<RegistryTool[]> {
     await this.ready();
-    return [...this.index.tools];
+    return [...this.table.index.tools];
   }
 
   /** Every listed resource, by bare URI when unique and `server:uri` when two servers list it. */
   async listResources(): Promise<RegistryResource[]> {
     await this.ready();
-    return [...this.index.resources];
+    return [...this.table.index.resources];
   }
 
   /** Every resource template; read their URIs with `readResource(uri, { server })`. */
   async listResourceTemplates(): Promise<RegistryResourceTemplate[]> {
     await this.ready();
-    return [...this.index.templates];
+    return [...this.table.index.templates];
   }
 
   /** Every prompt, named like tools. */
   async listPrompts(): Promise<RegistryPrompt[]> {
     await this.ready();
-    return [...this.index.prompts];
+    return [...this.table.index.prompts];
   }
 
   /**
@@ -317,12 +136,12 @@ export class McpRegistry implements AsyncDisposable {
     await this.ready();
     return runToolCall(
       {
-        index: this.index,
-        upstreamOf: (server) => this.upstreams.get(server)!,
+        index: this.table.index,
+        upstreamOf: (server) => this.table.get(server),
         ...(this.options.approve ? { approve: this.options.approve } : {}),
         structuredContent: this.options.structuredContent ?? "error",
-        limits: (spec, opts) => ({ idle: opts.timeoutMs ?? this.timeoutOf(spec), total: this.totalOf(spec) }),
-        invoke: (target, call, mayRerun, send) => this.invoke(this.upstreams.get(target.spec.name)!, call, mayRerun, options, send),
+        limits: (spec, opts) => ({ idle: opts.timeoutMs ?? this.limits.timeoutOf(spec), total: this.limits.totalOf(spec) }),
+        invoke: (target, call, mayRerun, send) => this.invoke(this.table.get(target.spec.name), call, mayRerun, options, send),
       },
       name,
       args,
@@ -341,16 +160,13 @@ export class McpRegistry implements AsyncDisposable {
     let server = options.server;
     let upstreamUri = uri;
     if (server !== undefined) {
-      if (!this.upstreams.has(server)) throw new McpHostError("MCP_SERVER_UNKNOWN", `no server is named "${server}"`, { server });
-      if (uri.startsWith(`${server}:`) && this.index.resolveResource(uri).kind === "found") upstreamUri = uri.slice(server.length + 1);
+      if (!this.table.has(server)) throw new McpHostError("MCP_SERVER_UNKNOWN", `no server is named "${server}"`, { server });
     } else {
-      const found = this.index.resolveResource(uri);
+      const found = this.table.index.resolveResource(uri);
       if (found.kind === "ambiguous") {
         throw new McpHostError("MCP_TOOL_AMBIGUOUS", `resource "${uri}" is listed by several servers; read one of: ${found.choices.join(", ")}`);
       }
-      if (found.kind !== "found") {
-        throw new McpHostError("MCP_RESOURCE_UNKNOWN", `no server lists a resource "${uri}"; for a template URI pass { server }`);
-      }
+      if (found.kind !== "found") throw new McpHostError("MCP_RESOURCE_UNKNOWN", `no server lists a resource "${uri}"; for a template URI pass { server }`);
       server = found.entry.server;
       upstreamUri = found.entry.upstreamUri;
     }
@@ -367,7 +183,7 @@ export class McpRegistry implements AsyncDisposable {
    */
   async getPrompt(name: string, args: Record<string, string> = {}, options: RequestOptions = {}): Promise<GetPromptResult> {
     await this.ready();
-    const found = this.index.resolvePrompt(name);
+    const found = this.table.index.resolvePrompt(name);
     if (found.kind === "ambiguous") throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
     if (found.kind !== "found") throw new McpHostError("MCP_PROMPT_UNKNOWN", `no server offers a prompt named "${name}"`);
     const { server, upstreamName } = found.entry;
@@ -376,21 +192,22 @@ export class McpRegistry implements AsyncDisposable {
     );
   }
 
-  private async request<T>(server: string, what: string, options: RequestOptions, send: Parameters<typeof invokeUpstream>[1]): Promise<T> {
-    const upstream = this.upstreams.get(server)!;
+  /** readResource and getPrompt: a read, safe to repeat; its failure is thrown as an McpHostError. */
+  private async request<T>(server: string, what: string, options: RequestOptions, send: Send): Promise<T> {
+    const upstream = this.table.get(server);
     try {
       return await this.invoke<T>(upstream, { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) }, true, options, send);
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
       const timeout = error.end === "idle" || error.end === "total";
-      const ms = error.end === "total" ? this.totalOf(upstream.spec) : (options.timeoutMs ?? this.timeoutOf(upstream.spec));
+      const ms = error.end === "total" ? this.limits.totalOf(upstream.spec) : (options.timeoutMs ?? this.limits.timeoutOf(upstream.spec));
       const message = timeout ? `${what} on server "${server}" timed out after ${ms} ms` : `${what} on server "${server}" failed: ${error.failure.detail}`;
       throw new McpHostError(timeout ? "TOOL_TIMEOUT" : "MCP_CALL_FAILED", upstream.redact(message), { server, cause: error.cause });
     }
   }
 
   /** Runs one upstream request with the registry's time limits, input rounds and retry rule. */
-  private invoke<T>(upstream: Upstream, call: InFlightCall, mayRerun: boolean, options: RequestOptions & CallToolOptions, send: Parameters<typeof invokeUpstream>[1]): Promise<T> {
+  private invoke<T>(upstream: Upstream, call: InFlightCall, mayRerun: boolean, options: RequestOptions & CallToolOptions, send: Send): Promise<T> {
     const { spec, connection } = upstream;
     const controller = new AbortController();
     const inflight: InFlightCall = { ...call, signal: controller.signal };
@@ -399,17 +216,17 @@ export class McpRegistry implements AsyncDisposable {
       {
         connection,
         server: spec.name,
-        openTimeoutMs: this.startupMs,
-        timeoutMs: options.timeoutMs ?? this.timeoutOf(spec),
-        maxTotalMs: this.totalOf(spec),
+        openTimeoutMs: this.limits.startupMs,
+        timeoutMs: options.timeoutMs ?? this.limits.timeoutOf(spec),
+        maxTotalMs: this.limits.totalOf(spec),
         mayRerun,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         answer: (method, params) => this.router.answer(spec, method, params, inflight),
-        afterReconnect: () => this.relist(spec.name),
+        afterReconnect: () => this.table.relist(spec.name),
         onReconnectFailed: (error) => {
           const message = upstream.redact(`server "${spec.name}" could not be reconnected: ${classifyFailure(error).detail}`);
-          this.unavailableByServer.set(spec.name, { server: spec.name, phase: "connect", code: "MCP_SERVER_UNREACHABLE", message });
+          this.table.setUnavailable(spec.name, "connect", message);
           upstream.logger.warn(message);
         },
       },
@@ -427,7 +244,7 @@ export class McpRegistry implements AsyncDisposable {
    * for await (const e of registry.watch()) console.log(e.kind, e.tool, e.server);
    */
   watch(): WatchStream {
-    return this.hub.subscribe();
+    return this.table.hub.subscribe();
   }
 
   /**
@@ -441,17 +258,16 @@ export class McpRegistry implements AsyncDisposable {
     return this.closing;
   }
 
+  /** `await using registry = new McpRegistry(…)` closes it at the end of the block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
   private async shutdown(): Promise<void> {
-    this.hub.close();
-    const order = [...this.opened].reverse();
-    for (const name of [...this.names()].reverse()) if (!order.includes(name)) order.push(name);
+    this.table.hub.close();
     const errors: McpHostError[] = [];
-    for (const name of order) {
-      const upstream = this.upstreams.get(name)!;
+    for (const name of this.table.closeOrder()) {
+      const upstream = this.table.get(name);
       try {
         await upstream.connection.close();
         upstream.logger.debug("closed");
@@ -466,14 +282,4 @@ export class McpRegistry implements AsyncDisposable {
   private assertOpen(): void {
     if (this.closing) throw new McpHostError("MCP_REGISTRY_CLOSED", "the registry is closed");
   }
-}
-
-/** Resolves or rejects with `promise`, or rejects when `signal` aborts (for steps that might not honour it). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

@@ -24,14 +24,13 @@ export interface InFlightCall {
   signal?: AbortSignal;
 }
 
-const METHOD_OF: Record<ServerRequestKind, UpstreamRequest["method"]> = {
-  sampling: "sampling/createMessage",
-  elicitation: "elicitation/create",
-  roots: "roots/list",
-};
 const KIND_OF: Record<string, ServerRequestKind> = { "sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots" };
 
-/** The JSON-RPC method of an upstream request kind, and back. */
+/**
+ * The request kind of a server-to-client JSON-RPC method (undefined for anything else).
+ * @example
+ * kindOfMethod("elicitation/create") // "elicitation"
+ */
 export function kindOfMethod(method: string): ServerRequestKind | undefined {
   return KIND_OF[method];
 }
@@ -128,5 +127,3 @@ export class ServerRequestRouter {
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `this client has no ${kind} handler for server "${spec.name}"; the request is refused`);
   }
 }
-
-export { METHOD_OF };

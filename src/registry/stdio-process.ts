@@ -20,6 +20,8 @@ export interface StdioProcessOptions {
   cwd?: string;
   /** Receives the child's stderr, one line per record. */
   logger: Logger;
+  /** Applied to every stderr line before it is logged (a child may print its own credentials). */
+  redact?: (line: string) => string;
   /** Between SIGTERM and SIGKILL on close (default 3000 ms). */
   killGraceMs?: number;
 }
@@ -69,7 +71,8 @@ export class StdioProcessTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
-      const stderr = lineSplitter((line) => logger.info(line));
+      const redact = this.options.redact ?? ((line: string) => line);
+      const stderr = lineSplitter((line) => logger.info(redact(line)));
       child.stderr?.on("data", stderr.push);
       child.stderr?.on("end", stderr.flush);
       child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));

@@ -16,10 +16,10 @@ before(() => assertBuilt());
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const WORKING = ["--cwd", CLI_PROJECT, "--extension", "echo,clock"];
 
-describe("mcp-host --help, --version and usage errors", () => {
+describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () => {
   it("prints help listing the commands and exits 0", async () => {
     for (const args of [["--help"], []]) {
-      const run = await runCli(args);
+      const run = await runCli(cleanup, args);
       assert.equal(run.code, 0, args.join(" "));
       assert.equal(run.stderr, "");
       assert.match(run.stdout, /^mcp-host — serve MCP extensions, selected by URL\n/);
@@ -30,7 +30,7 @@ describe("mcp-host --help, --version and usage errors", () => {
 
   it("prints the package version and exits 0", async () => {
     for (const flag of ["--version", "-v"]) {
-      const run = await runCli([flag]);
+      const run = await runCli(cleanup, [flag]);
       assert.deepEqual(run, { code: 0, signal: null, stdout: `${VERSION}\n`, stderr: "" });
     }
   });
@@ -42,14 +42,14 @@ describe("mcp-host --help, --version and usage errors", () => {
       [["serve", "--port", "70000"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "70000"'],
       [["serve", "--port=-1"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "-1"'],
     ];
-    const runs = await Promise.all(cases.map(([args]) => runCli(args)));
+    const runs = await Promise.all(cases.map(([args]) => runCli(cleanup, args)));
     cases.forEach(([args, message], i) => assert.deepEqual(runs[i], { code: 2, signal: null, stdout: "", stderr: `${message}\n` }, args.join(" ")));
     // node's own parseArgs messages span several lines; they still reach the user as one.
     for (const [args, start] of [
       [["serve", "--frobnicate"], "mcp-host: CLI_USAGE: Unknown option '--frobnicate'. "],
       [["serve", "--port", "-1"], "mcp-host: CLI_USAGE: Option '--port' argument is ambiguous. "],
     ] as const) {
-      const run = await runCli(args);
+      const run = await runCli(cleanup, args);
       assert.equal(run.code, 2, args.join(" "));
       assert.equal(run.stdout, "");
       assert.ok(run.stderr.startsWith(start), run.stderr);
@@ -59,9 +59,9 @@ describe("mcp-host --help, --version and usage errors", () => {
   });
 });
 
-describe("mcp-host toolsets", () => {
+describe("mcp-host toolsets", { timeout: 60_000 }, () => {
   it("prints a readable table of the selection", async () => {
-    const run = await runCli(["toolsets", "clock", ...WORKING]);
+    const run = await runCli(cleanup, ["toolsets", "clock", ...WORKING]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(
       run.stdout,
@@ -79,7 +79,7 @@ describe("mcp-host toolsets", () => {
   });
 
   it("prints describe() as JSON with --json", async () => {
-    const run = await runCli(["toolsets", "only=clock&nosuch", "--json", ...WORKING]);
+    const run = await runCli(cleanup, ["toolsets", "only=clock&nosuch", "--json", ...WORKING]);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout), {
       toolsets: [
@@ -98,7 +98,7 @@ describe("mcp-host toolsets", () => {
   });
 
   it("reports a quarantined extension and why, and exits 1", async () => {
-    const run = await runCli(["toolsets", "--cwd", CLI_PROJECT]);
+    const run = await runCli(cleanup, ["toolsets", "--cwd", CLI_PROJECT]);
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^extensions: broken \(failed\), clock \(ready\), echo \(ready\)$/m);
     assert.match(run.stdout, /^ {2}failed broken: EXTENSION_SETUP_FAILED \[extension broken\] setup threw; the extension is quarantined: broken on purpose$/m);
@@ -115,7 +115,7 @@ async function served(cli: CliProcess, lastExtension: RegExp): Promise<URL> {
   return new URL(match[1]!);
 }
 
-describe("mcp-host serve", () => {
+describe("mcp-host serve", { timeout: 60_000 }, () => {
   it("prints the MCP URL, the /toolsets URL and each extension's status, serves clients there, and exits 0 on SIGTERM", async () => {
     const cli = startCli(cleanup, ["serve", "--port", "0", ...WORKING]);
     const url = await served(cli, /^ {2}extension echo/);

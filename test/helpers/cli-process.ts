@@ -27,10 +27,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `mcp-host ...args` to completion. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+/** Runs `mcp-host ...args` to completion; the cleanup kills it should the test end first. */
+export function runCli(cleanup: Cleanup, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    cleanup.add(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

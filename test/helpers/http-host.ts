@@ -28,9 +28,7 @@ export class Cleanup {
     while (this.steps.length > 0) {
       const step = this.steps.pop()!;
       try {
-        const t = performance.now();
         await step();
-        if (performance.now() - t > 200) console.error("slow step", step.toString().slice(0, 120), performance.now() - t);
       } catch {
         // A client whose session already ended may fail to close; the next step still runs.
       }
@@ -90,7 +88,11 @@ export async function connectV2(
   options.setup?.(client);
   const transport = new StreamableHTTPClientTransport(url, options.headers ? { requestInit: { headers: options.headers } } : {});
   await client.connect(transport);
-  cleanup.add(() => client.close());
+  cleanup.add(async () => {
+    // A legacy session is ended as a well-behaved client would (DELETE), so the server has nothing left open.
+    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => {});
+    await client.close();
+  });
   return { client, transport };
 }
 

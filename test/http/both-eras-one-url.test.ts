@@ -61,7 +61,7 @@ const SELECTIONS: Array<{ label: string; query: string; headers?: Record<string,
   { label: "X-MCP-Toolsets: only=b", query: "", headers: { "X-MCP-Toolsets": "only=b" }, tools: ["b_ping", "core_info", "list_server_toolsets"], active: "b,core" },
 ];
 
-describe("both eras at one URL", () => {
+describe("both eras at one URL", { timeout: 30_000 }, () => {
   for (const selection of SELECTIONS) {
     it(`gives every client the same tools and working calls for ${selection.label}`, async () => {
       const { at } = await serveHost(cleanup, [alpha, beta, core]);

@@ -63,7 +63,7 @@ function updates() {
   };
 }
 
-describe("argument completion", () => {
+describe("argument completion", { timeout: 30_000 }, () => {
   for (const era of ["legacy", "modern"] as const) {
     it(`completes prompt arguments and template variables (v2 ${era})`, async () => {
       const { extension } = notesExtension();
@@ -89,7 +89,7 @@ describe("argument completion", () => {
   });
 });
 
-describe("resource subscriptions", () => {
+describe("resource subscriptions", { timeout: 30_000 }, () => {
   it("tells a legacy v2 client about updates to the URIs it subscribed to, and stops after it unsubscribes", async () => {
     const { extension, ctx } = notesExtension();
     const streams = watchLegacyStreams();

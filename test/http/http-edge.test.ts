@@ -37,7 +37,7 @@ function headerList(value: string | string[] | undefined): string[] {
     .filter(Boolean);
 }
 
-describe("DNS-rebinding protection", () => {
+describe("DNS-rebinding protection", { timeout: 30_000 }, () => {
   it("refuses a Host that is not loopback with 403, and allows loopback hosts", async () => {
     const { url, baseUrl } = await serveHost(cleanup, extensions);
     const port = baseUrl.port;
@@ -85,7 +85,7 @@ describe("DNS-rebinding protection", () => {
   });
 });
 
-describe("CORS", () => {
+describe("CORS", { timeout: 30_000 }, () => {
   it("answers a preflight with the MCP headers allowed, and exposes the session, version and auth headers, when configured", async () => {
     const origin = "https://app.example.com";
     const { url } = await serveHost(cleanup, extensions, { http: { cors: { origin: [origin] }, allowedOrigins: [origin] } });
@@ -128,7 +128,7 @@ describe("CORS", () => {
   });
 });
 
-describe("bad input never gets a 500", () => {
+describe("bad input never gets a 500", { timeout: 30_000 }, () => {
   it("answers a body over maxBodyBytes with 413", async () => {
     const { url } = await serveHost(cleanup, extensions, { http: { maxBodyBytes: 1024 } });
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { padding: "x".repeat(2048) } });
@@ -180,7 +180,7 @@ describe("bad input never gets a 500", () => {
   });
 });
 
-describe("bugs", () => {
+describe("bugs", { timeout: 30_000 }, () => {
   for (const how of ["throws", "rejects"] as const) {
     it(`answers a handler that ${how} a non-MCP error with 500 and a bare -32603, and logs it`, async () => {
       const serverFactory: ServerFactory = () =>

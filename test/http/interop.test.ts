@@ -56,7 +56,7 @@ function inspector(cleanupList: Cleanup, args: string[]): Promise<{ code: number
 type Tool = { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: unknown };
 const shape = (tools: Tool[]) => tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
 
-describe("interop at one URL", () => {
+describe("interop at one URL", { timeout: 60_000 }, () => {
   for (const [label, query, headers] of [
     ["?only=notes", "only=notes", {}],
     ["?notes&admin", "notes&admin", {}],

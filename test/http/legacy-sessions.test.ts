@@ -42,7 +42,7 @@ const SESSION_NOT_FOUND = {
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-describe("legacy sessions (stateful, the default)", () => {
+describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
   it("issues an Mcp-Session-Id on initialize, serves requests on it, and ends it on DELETE (then 404)", async () => {
     const { at, served } = await serveHost(cleanup, [notes]);
     const url = at("only=notes");
@@ -135,7 +135,7 @@ describe("legacy sessions (stateful, the default)", () => {
   });
 });
 
-describe('legacy: "stateless"', () => {
+describe('legacy: "stateless"', { timeout: 30_000 }, () => {
   it("serves 2025 clients without a session and refuses elicitation cleanly", async () => {
     const { at, served } = await serveHost(cleanup, [notes], { http: { legacy: "stateless" } });
     const url = at("only=notes");
@@ -157,7 +157,7 @@ describe('legacy: "stateless"', () => {
   });
 });
 
-describe('legacy: "reject"', () => {
+describe('legacy: "reject"', { timeout: 30_000 }, () => {
   it("refuses 2025 clients (initialize → -32022 naming the supported version) and serves modern clients", async () => {
     const { at } = await serveHost(cleanup, [notes], { http: { legacy: "reject" } });
     const url = at("only=notes");

@@ -80,7 +80,7 @@ async function v1Listener(url: URL, label: string): Promise<Listener> {
   return { label, client, told: () => count, firstTold: first.promise };
 }
 
-describe("list changes reach clients", () => {
+describe("list changes reach clients", { timeout: 30_000 }, () => {
   it("tells modern and legacy clients of the changed selection when an extension adds a tool, and not the others", async () => {
     const { extensions, ctx } = deployment();
     const streams = watchLegacyStreams();

@@ -53,7 +53,7 @@ const modernToolsList = JSON.stringify({
   params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } } },
 });
 
-describe("serverFactory", () => {
+describe("serverFactory", { timeout: 30_000 }, () => {
   it("puts its middleware in front of every selection, URL, method and era: nothing reaches the MCP handler without it", async () => {
     const guard = guardedFactory();
     const { url, baseUrl } = await serveHost(cleanup, extensions, { host: { serverFactory: guard.serverFactory } });

@@ -116,9 +116,9 @@ async function connect(kind: Kind, url: URL, options: { capabilities: boolean; h
 }
 
 type Connected = Awaited<ReturnType<typeof connect>>;
-const any = (c: Connected): Client | V1Client => (c.v2 ?? c.v1)!;
+const clientOf = (c: Connected): Client | V1Client => (c.v2 ?? c.v1)!;
 
-describe("tool context over HTTP", () => {
+describe("tool context over HTTP", { timeout: 30_000 }, () => {
   for (const kind of KINDS) {
     it(`delivers progress to the caller's onprogress (${kind})`, async () => {
       const { at } = await serveHost(cleanup, [kit]);
@@ -141,8 +141,8 @@ describe("tool context over HTTP", () => {
       const messages: unknown[] = [];
       if (c.v2) c.v2.setNotificationHandler("notifications/message", (n) => void messages.push(n.params));
       else c.v1!.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void messages.push(n.params));
-      await any(c).setLoggingLevel("warning");
-      assert.equal(await callText(any(c), "chatty"), "said it all");
+      await clientOf(c).setLoggingLevel("warning");
+      assert.equal(await callText(clientOf(c), "chatty"), "said it all");
       assert.deepEqual(messages, [
         { level: "warning", logger: "kit", data: "warning line" },
         { level: "error", logger: "kit", data: "error line" },
@@ -170,8 +170,8 @@ describe("tool context over HTTP", () => {
       const { at } = await serveHost(cleanup, [kit]);
       const c = await connect(kind, at("only=kit"), { capabilities: true });
       const name = kind === "v1" ? "Linus" : "Ada";
-      assert.equal(await callText(any(c), "ask_name"), `hello ${name}`);
-      assert.equal(await callText(any(c), "summarise"), "summary: short (fake-model)");
+      assert.equal(await callText(clientOf(c), "ask_name"), `hello ${name}`);
+      assert.equal(await callText(clientOf(c), "summarise"), "summary: short (fake-model)");
       assert.deepEqual(c.asked, {
         elicitations: ["What is your name?"],
         samplings: [JSON.stringify([{ role: "user", content: { type: "text", text: "Summarise: notes" } }])],
@@ -184,14 +184,14 @@ describe("tool context over HTTP", () => {
       const { at } = await serveHost(cleanup, [kit]);
       const c = await connect(kind, at("only=kit"), { capabilities: false });
       assert.equal(
-        errorText(await any(c).callTool({ name: "ask_name", arguments: {} })),
+        errorText(await clientOf(c).callTool({ name: "ask_name", arguments: {} })),
         "Cannot request input 'who' (elicitation/create): the client on this 2025-era connection did not declare the required capability",
       );
       assert.equal(
-        errorText(await any(c).callTool({ name: "summarise", arguments: {} })),
+        errorText(await clientOf(c).callTool({ name: "summarise", arguments: {} })),
         "Cannot request input 'llm' (sampling/createMessage): the client on this 2025-era connection did not declare the required capability",
       );
-      assert.equal(await callText(any(c), "whoami"), JSON.stringify({ era: "legacy", auth: null, selection: { active: ["kit"], unknown: [] } }), "the session still works");
+      assert.equal(await callText(clientOf(c), "whoami"), JSON.stringify({ era: "legacy", auth: null, selection: { active: ["kit"], unknown: [] } }), "the session still works");
     });
   }
 
@@ -222,25 +222,25 @@ describe("tool context over HTTP", () => {
     const { at } = await serveHost(cleanup, [kit], { host: { serverFactory } });
     for (const kind of KINDS) {
       const c = await connect(kind, at("only=kit"), { capabilities: false, headers: { Authorization: `Bearer t-${kind.replace(/ /g, "-")}` } });
-      const seen = JSON.parse(await callText(any(c), "whoami")) as { auth: unknown; era: string };
+      const seen = JSON.parse(await callText(clientOf(c), "whoami")) as { auth: unknown; era: string };
       assert.deepEqual(seen.auth, { token: `t-${kind.replace(/ /g, "-")}`, clientId: `client-of-t-${kind.replace(/ /g, "-")}`, scopes: ["notes:read"] }, kind);
       assert.equal(seen.era, kind === "v2 modern" ? "modern" : "legacy");
     }
     const anonymous = await connect("v2 modern", at("only=kit"), { capabilities: false });
-    assert.equal(JSON.parse(await callText(any(anonymous), "whoami")).auth, null);
+    assert.equal(JSON.parse(await callText(clientOf(anonymous), "whoami")).auth, null);
   });
 
   for (const kind of KINDS) {
     it(`gives handlers the request's selection: active and unknown toolsets (${kind})`, async () => {
       const { at } = await serveHost(cleanup, [kit]);
       const c = await connect(kind, at("kit&spare&nosuch"), { capabilities: false });
-      assert.deepEqual(JSON.parse(await callText(any(c), "whoami")), {
+      assert.deepEqual(JSON.parse(await callText(clientOf(c), "whoami")), {
         era: kind === "v2 modern" ? "modern" : "legacy",
         auth: null,
         selection: { active: ["kit", "spare"], unknown: ["nosuch"] },
       });
       const onlyKit = await connect(kind, at("only=kit"), { capabilities: false, headers: {} });
-      assert.deepEqual(JSON.parse(await callText(any(onlyKit), "whoami")).selection, { active: ["kit"], unknown: [] });
+      assert.deepEqual(JSON.parse(await callText(clientOf(onlyKit), "whoami")).selection, { active: ["kit"], unknown: [] });
     });
   }
 });

@@ -7,6 +7,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { isMcpHostError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { McpRegistry, ServerSpec, toText } from "../../src/registry/index.js";
+import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
 import { legacyStdio, registryHarness } from "./helpers/harness.js";
 import { alive } from "./helpers/processes.js";
 
@@ -101,6 +102,19 @@ describe("close", () => {
     await assert.rejects(registry.listTools(), (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"));
     await assert.rejects(registry.callTool("echo"), (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"));
     assert.throws(() => void registry.connect(), (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"));
+  });
+
+  it("ends a 2025 HTTP session on close", async () => {
+    const http = await new LegacyHttpFixture({ name: "remote", tools: ["echo"] }).start();
+    try {
+      const registry = h.make([ServerSpec.http("remote", http.url, { era: "legacy" })]);
+      await registry.connect();
+      assert.equal(http.counts.deletes, 0);
+      await registry.close();
+      assert.equal(http.counts.deletes, 1);
+    } finally {
+      await http.stop();
+    }
   });
 
   it("disposes with await using", async () => {

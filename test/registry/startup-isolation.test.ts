@@ -44,7 +44,7 @@ describe("parallel start and unavailable servers", () => {
         ServerSpec.http("refused", `http://127.0.0.1:${port}/mcp`),
         ServerSpec.stdio("missing", "/nonexistent/mcp-server-binary"),
       ],
-      { startupTimeoutMs: 1500 },
+      { startupTimeoutMs: 3000 },
     );
     await registry.connect(); // never throws for a server's failure
     const byServer = Object.fromEntries(registry.unavailable.map((u) => [u.server, u]));
@@ -57,7 +57,7 @@ describe("parallel start and unavailable servers", () => {
       message: 'server "exits" could not be connected: the server process exited during start-up (exit code 3)',
     });
     assert.equal(byServer.hangs!.phase, "connect");
-    assert.equal(byServer.hangs!.message, 'server "hangs" did not connect within 1500 ms');
+    assert.equal(byServer.hangs!.message, 'server "hangs" did not connect within 3000 ms');
     assert.equal(byServer.nolist!.phase, "list");
     assert.match(byServer.nolist!.message, /^server "nolist" could not be listed: JSON-RPC error -32603: listing is broken on purpose$/);
     assert.equal(byServer.refused!.message, 'server "refused" could not be connected: connection refused');

@@ -2,12 +2,18 @@
 // stderr logged line by line under the server's name (bounded); on close the whole process group gets SIGTERM, then
 // SIGKILL after 3 s — no orphans, even behind a launcher that does not forward signals.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { toText } from "../../src/registry/index.js";
 import { KILL_GRACE_MS } from "../../src/registry/process-group.js";
 import { MAX_LINE_CHARS } from "../../src/registry/line-splitter.js";
-import { legacyStdio, registryHarness, wrappedLegacyStdio } from "./helpers/harness.js";
-import { alive, descendants, processTable } from "./helpers/processes.js";
+import { legacyStdio, registryHarness, stateDir, wrappedLegacyStdio } from "./helpers/harness.js";
+import { alive, descendants, eventually, processTable } from "./helpers/processes.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("stdio children", () => {
   const h = registryHarness();
@@ -49,6 +55,15 @@ describe("stdio children", () => {
     assert.equal(lines[2], `${"L".repeat(MAX_LINE_CHARS)}… [line cut]`);
   });
 
+  it("keeps declared env values out of the stderr log", async () => {
+    const registry = h.make([legacyStdio("leaky", { tools: ["echo"], printEnv: "API_KEY" }, { env: { API_KEY: "sk-very-secret-value" } })]);
+    await registry.connect();
+    const until = Date.now() + 5000;
+    const line = () => h.records.find((r) => r.prefix.join("/") === "leaky/stderr" && r.message.startsWith("env API_KEY="));
+    while (!line() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(line()?.message, "env API_KEY=<redacted>");
+  });
+
   it("kills the whole process group on close: no orphan behind a launcher that ignores signals", async () => {
     const registry = h.make([wrappedLegacyStdio("wrapped", { tools: ["echo"], linger: true })]);
     await registry.connect();
@@ -63,6 +78,33 @@ describe("stdio children", () => {
     assert.equal(alive(leader), false);
     assert.equal(alive(server.pid), false, "the grandchild was not orphaned");
     assert.deepEqual(processTable().filter((p) => p.pgrp === leader), []);
+  });
+
+  it("kills the process groups if the host process exits without closing the registry", async () => {
+    const dir = stateDir();
+    const script = join(dir, "forgetful-agent.mts");
+    const spec = wrappedLegacyStdio("forgotten", { tools: ["echo"], linger: true });
+    writeFileSync(
+      script,
+      [
+        `import { McpRegistry } from ${JSON.stringify(join(ROOT, "src/registry/index.ts"))};`,
+        `const registry = new McpRegistry([${JSON.stringify(spec)}], { logger: undefined });`,
+        `await registry.connect();`,
+        `console.log(registry.status()[0].pid);`,
+        `process.exit(0); // no close()`,
+      ].join("\n"),
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    assert.equal(await new Promise((resolve) => child.on("close", resolve)), 0);
+    const leader = Number(out.trim());
+    assert.ok(leader > 0, out);
+    try {
+      await eventually(() => processTable().every((p) => p.pgrp !== leader), "the forgotten process group to be gone");
+    } finally {
+      if (processTable().some((p) => p.pgrp === leader)) process.kill(-leader, "SIGKILL"); // never leak, even on failure
+    }
   });
 
   it("SIGKILLs what ignores SIGTERM once the 3 s grace is over", async () => {

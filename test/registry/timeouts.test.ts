@@ -30,7 +30,7 @@ describe("timeouts", () => {
 
   it("stops a call at the total cap even while progress keeps coming, and cancels it upstream", async () => {
     const dir = stateDir();
-    const registry = h.make([legacyStdio("slow", { tools: ["progress"], stateDir: dir }, { timeoutMs: 800, maxTotalTimeoutMs: 1200 })]);
+    const registry = h.make([legacyStdio("slow", { tools: ["progress"], stateDir: dir }, { timeoutMs: 10_000, maxTotalTimeoutMs: 1200 })]);
     const result = await registry.callTool("progress", { steps: 1000, intervalMs: 50 });
     assert.equal(registryErrorCode(result), "TOOL_TIMEOUT");
     assert.equal(toText(result), 'tool "progress" on server "slow" timed out after 1200 ms');

@@ -4,6 +4,7 @@
 // SIGTERM.
 import { afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import type { Readable, Stream } from "node:stream";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,22 +19,23 @@ before(() => assertBuilt());
 const ARGS = [CLI_MAIN, "stdio", "only=echo", "--cwd", CLI_PROJECT, "--extension", "echo,clock"];
 
 /** Collects a piped stderr stream. */
-function collect(stream: NodeJS.ReadableStream | null): { text: () => string } {
+function collect(stream: Stream | null): { text: () => string } {
   let text = "";
-  stream?.setEncoding("utf8");
-  stream?.on("data", (d: string) => (text += d));
+  const readable = stream as Readable | null;
+  readable?.setEncoding("utf8");
+  readable?.on("data", (d: string) => (text += d));
   return { text: () => text };
 }
 
-describe("mcp-host stdio with SDK clients", () => {
+describe("mcp-host stdio with SDK clients", { timeout: 60_000 }, () => {
   for (const era of ["legacy", "modern"] as const) {
     it(`serves the selection to the v2 stdio client (${era === "legacy" ? "default, 2025 handshake" : "pinned 2026-07-28"}), logging only to stderr`, async () => {
       const transport = new StdioClientTransport({ command: process.execPath, args: ARGS, env: cleanEnv() as Record<string, string>, stderr: "pipe" });
       const stderr = collect(transport.stderr);
       const client = new Client({ name: "stdio-test", version: "1.0.0" }, eraOptions(era));
+      cleanup.add(() => transport.close());
       await client.connect(transport);
       const pid = transport.pid!;
-      cleanup.add(() => client.close());
       assert.equal(client.getProtocolEra(), era);
       assert.deepEqual(await listedTools(client), ["echo", "list_server_toolsets", "shout"]);
       assert.equal(await callText(client, "echo", { text: "over stdio" }), "echo: over stdio");
@@ -49,9 +51,9 @@ describe("mcp-host stdio with SDK clients", () => {
     const transport = new V1StdioClientTransport({ command: process.execPath, args: ARGS, env: cleanEnv() as Record<string, string>, stderr: "pipe" });
     const stderr = collect(transport.stderr);
     const client = new V1Client({ name: "v1-stdio-test", version: "1.32.2" });
+    cleanup.add(() => transport.close());
     await client.connect(transport);
     const pid = transport.pid!;
-    cleanup.add(() => client.close());
     assert.deepEqual(await listedTools(client), ["echo", "list_server_toolsets", "shout"]);
     assert.equal(await callText(client, "shout", { text: "quiet" }), "QUIET");
     assert.equal(await callText(client, "echo", { text: "v1" }), "echo: v1");
@@ -69,15 +71,16 @@ function send(cli: CliProcess, message: unknown): void {
 /** Runs the 2025 handshake and a tools/list over raw stdio; returns the tool names. */
 async function handshake(cli: CliProcess): Promise<string[]> {
   send(cli, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-  await cli.line(/"id":1/);
+  await cli.line(/"id":1[,}]/);
   send(cli, { jsonrpc: "2.0", method: "notifications/initialized" });
   send(cli, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "raw" } } });
   send(cli, { jsonrpc: "2.0", id: 3, method: "tools/list", params: {} });
-  const listed = JSON.parse(await cli.line(/"id":3/)) as { result: { tools: Array<{ name: string }> } };
+  await cli.line(/"id":2[,}]/);
+  const listed = JSON.parse(await cli.line(/"id":3[,}]/)) as { result: { tools: Array<{ name: string }> } };
   return listed.result.tools.map((t) => t.name);
 }
 
-describe("mcp-host stdio as a process", () => {
+describe("mcp-host stdio as a process", { timeout: 60_000 }, () => {
   it("writes only JSON-RPC messages to stdout, even with debug logging, and exits 0 when stdin closes", async () => {
     const cli = startCli(cleanup, ["stdio", "only=echo", "--cwd", CLI_PROJECT, "--extension", "echo,clock", "--log-level", "debug"], { stdin: "pipe" });
     assert.deepEqual(await handshake(cli), ["echo", "list_server_toolsets", "shout"]);

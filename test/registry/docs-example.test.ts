@@ -1,0 +1,43 @@
+// docs/registry.md's complete example really runs: the fenced block after the "example" marker is written out (with
+// `mcp-host` pointing at the sources) and executed as a program, and afterwards nothing it started — npx, the shell
+// it uses, the server — is left alive.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { stateDir } from "./helpers/harness.js";
+import { eventually, processTable } from "./helpers/processes.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+function extractExample(): string {
+  const doc = readFileSync(join(ROOT, "docs/registry.md"), "utf8");
+  const marker = doc.indexOf("<!-- example: run by test/registry/docs-example.test.ts -->");
+  assert.ok(marker >= 0, "the example marker is in docs/registry.md");
+  const match = /```ts\n([\s\S]*?)```/.exec(doc.slice(marker));
+  assert.ok(match, "a ts code block follows the marker");
+  return match[1]!;
+}
+
+describe("docs/registry.md example", () => {
+  it("runs to completion and leaves no process behind", async () => {
+    const source = extractExample().replace('from "mcp-host"', `from ${JSON.stringify(join(ROOT, "src/registry/index.ts"))}`);
+    const file = join(stateDir(), "agent.mts");
+    writeFileSync(file, source);
+    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    assert.equal(code, 0, `stdout:\n${out}\nstderr:\n${err}`);
+    assert.match(out, /^\d+ tools, e\.g\. /m);
+    assert.match(out, /^The sum of 2 and 3 is 5\.$/m);
+    assert.match(out, /\[image: image\/png, \d+ bytes\]/);
+    assert.match(out, /^true no server offers a tool named "no-such-tool"$/m);
+    assert.match(out, /Lisbon/);
+    await eventually(() => !processTable().some((p) => p.cmd.includes(".bin/mcp-server-everything") || p.cmd.includes("npx --no-install mcp-server-everything") || p.cmd.includes(file)), "the example's processes to be gone");
+  });
+});
