@@ -4,7 +4,7 @@
  */
 import type { DynamicOffer, ExtensionContext } from "../extension/types.js";
 import type { Logger } from "../logger.js";
-import { dynamicFromOffer, toolsetsTouchedBy, type ExtensionRecord } from "./extension-record.js";
+import { changedToolsets, contributionsByToolset, dynamicFromOffer, type ExtensionRecord } from "./extension-record.js";
 
 /**
  * @example
@@ -17,11 +17,13 @@ export function extensionContext(
   onChange: (touched: Set<string>) => void,
   onResourceUpdated: (uri: string) => void,
 ): ExtensionContext {
+  // Only the toolsets whose contents really changed are reported, so clients of the extension's other
+  // toolsets are not told (and their builds are kept).
   const change = (mutate: () => void) => {
-    const before = toolsetsTouchedBy(record);
+    const before = contributionsByToolset(record);
     mutate();
-    for (const t of toolsetsTouchedBy(record)) before.add(t);
-    onChange(before);
+    const changed = changedToolsets(before, contributionsByToolset(record));
+    if (changed.size > 0) onChange(changed);
   };
   const d = () => record.dynamic;
   return {

@@ -89,6 +89,37 @@ export function currentOffer(record: ExtensionRecord): Required<DynamicOffer> {
   };
 }
 
+/**
+ * What each toolset holds from this record: the spec objects of its contributions (and declarations), by toolset.
+ * Comparing two of these tells which toolsets an offer change really touched.
+ */
+export function contributionsByToolset(record: ExtensionRecord): Map<string, Set<object>> {
+  const home = homeToolsetOf(record);
+  const offer = currentOffer(record);
+  const byToolset = new Map<string, Set<object>>();
+  const put = (toolset: string, item: object) => {
+    const set = byToolset.get(toolset) ?? new Set<object>();
+    set.add(item);
+    byToolset.set(toolset, set);
+  };
+  for (const t of offer.toolsets) put(t.name, t);
+  for (const list of [offer.tools, offer.resources, offer.resourceTemplates, offer.prompts] as Array<Array<{ toolset?: string }>>) {
+    for (const item of list) put(item.toolset ?? home, item);
+  }
+  return byToolset;
+}
+
+/** The toolsets whose contributions differ between two `contributionsByToolset` snapshots. */
+export function changedToolsets(before: Map<string, Set<object>>, after: Map<string, Set<object>>): Set<string> {
+  const changed = new Set<string>();
+  for (const name of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(name) ?? new Set<object>();
+    const b = after.get(name) ?? new Set<object>();
+    if (a.size !== b.size || [...a].some((item) => !b.has(item))) changed.add(name);
+  }
+  return changed;
+}
+
 /** The toolsets a record's contributions touch (for targeted invalidation). */
 export function toolsetsTouchedBy(record: ExtensionRecord): Set<string> {
   const home = homeToolsetOf(record);

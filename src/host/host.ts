@@ -55,6 +55,7 @@ export class McpHost {
   private readonly changeListeners = new Set<Listener<OfferChange>>();
   private readonly resourceListeners = new Set<Listener<string>>();
   private readonly handlers = new Map<string, NodeHandler>();
+  private lastCatalogSignature = "";
   private pendingChange: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
   private handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
   /** Upstream servers that are down, reported by `describe()` (set by the gateway). */
@@ -112,6 +113,7 @@ export class McpHost {
     // report for "everything" would swallow the next real change's toolsets into the same burst.
     this.revisionNumber += 1;
     this.cache.invalidate();
+    this.lastCatalogSignature = this.catalogSignature();
   }
 
   /** Disposes every extension in reverse load order; throws one AggregateError when any dispose failed. */
@@ -155,7 +157,15 @@ export class McpHost {
 
   private offerChanged(record: ExtensionRecord, touched: Set<string>): void {
     if (record.status !== "ready") return;
-    this.bump(touched);
+    // A change to which toolsets exist (or which are default/always) can change what any URL resolves to.
+    const signature = this.catalogSignature();
+    this.bump(signature !== this.lastCatalogSignature ? undefined : touched);
+  }
+
+  private catalogSignature(): string {
+    return this.declaredToolsets()
+      .map((t) => `${t.name}:${t.default ? "d" : ""}${t.always ? "a" : ""}`)
+      .join("|");
   }
 
   private resourceUpdated(uri: string): void {
@@ -165,6 +175,7 @@ export class McpHost {
   /** Drops builds (all, or those with the given toolsets), bumps the revision and tells listeners once per burst. */
   private bump(toolsets: Set<string> | undefined): void {
     this.revisionNumber += 1;
+    this.lastCatalogSignature = this.catalogSignature();
     const dropped = this.cache.invalidate(toolsets);
     if (!this.started) return;
     const pending = this.pendingChange;
