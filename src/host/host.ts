@@ -157,14 +157,15 @@ export class McpHost {
 
   private offerChanged(record: ExtensionRecord, touched: Set<string>): void {
     if (record.status !== "ready") return;
-    // A change to which toolsets exist (or which are default/always) can change what any URL resolves to.
+    // A change to which toolsets are default or always-on changes what every URL resolves to.
     const signature = this.catalogSignature();
     this.bump(signature !== this.lastCatalogSignature ? undefined : touched);
   }
 
   private catalogSignature(): string {
     return this.declaredToolsets()
-      .map((t) => `${t.name}:${t.default ? "d" : ""}${t.always ? "a" : ""}`)
+      .filter((t) => t.default || t.always)
+      .map((t) => `${t.name}:${t.always ? "always" : "default"}`)
       .join("|");
   }
 

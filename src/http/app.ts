@@ -11,6 +11,7 @@ import { sendJsonRpcError } from "../host/jsonrpc-response.js";
 import { attachScope } from "../host/request-scope.js";
 import { assertNoUnknownToolsets } from "../host/selection.js";
 import { serveSelections, type SelectionServing } from "../host/selection-handler.js";
+import { markLongLived } from "./connection-tracker.js";
 import { dnsRebindingProtection } from "./dns-rebinding.js";
 import { healthOf } from "./health.js";
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, type HostAppOptions } from "./http-options.js";
@@ -78,6 +79,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
 
   app.all(path, async (req, res, next) => {
     try {
+      if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
       const selection = selectionOf(req, options.selection);
       const built = await host.build(selection);
       if (built.unknown.length > 0) {

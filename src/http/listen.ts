@@ -6,6 +6,7 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpHost } from "../host/host.js";
 import { createHostApp, type HostApp } from "./app.js";
+import { trackConnections } from "./connection-tracker.js";
 import type { HostAppOptions } from "./http-options.js";
 
 export interface ListenOptions extends HostAppOptions {
@@ -35,6 +36,7 @@ export interface ListeningHost {
 export async function listenHost(host: McpHost, options: ListenOptions = {}): Promise<ListeningHost> {
   const hostApp = createHostApp(host, options);
   const http = createServer(hostApp.app);
+  const connections = trackConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 3000, options.host ?? "127.0.0.1", () => {
@@ -49,13 +51,12 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { stopHost?: boolean } = {}) => {
     closing ??= (async () => {
-      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
-      await hostApp.close();
-      // Ending sessions ended their GET streams; those connections are idle now and would otherwise linger until
-      // the keep-alive timeout (5 s) before close() completes.
-      http.closeIdleConnections();
       const timeout = options.shutdownTimeoutMs ?? 10_000;
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      connections.closeIdle();
+      // Ordinary requests finish first (bounded); then sessions and streams end, and their sockets with them.
+      await connections.drained(timeout);
+      await hostApp.close();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
       clearTimeout(timer);

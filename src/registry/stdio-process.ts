@@ -26,6 +26,8 @@ export interface StdioProcessOptions {
   killGraceMs?: number;
 }
 
+const WRITE_SETTLE_MS = 500;
+
 /** Marks an error raised because the child was gone before a message could be written. */
 export const CHILD_GONE = "MCP_CHILD_GONE";
 
@@ -45,6 +47,7 @@ export class StdioProcessTransport implements Transport {
   private closed = false;
   private exitInfo?: { code: number | null; signal: NodeJS.Signals | null };
   private closing?: Promise<void>;
+  private readonly writing = new Set<Promise<unknown>>();
 
   constructor(private readonly options: StdioProcessOptions) {}
 
@@ -97,9 +100,12 @@ export class StdioProcessTransport implements Transport {
     if (this.closed || !stdin || stdin.destroyed || !stdin.writable) {
       return Promise.reject(Object.assign(new Error("the server process is not running"), { code: CHILD_GONE }));
     }
-    return new Promise((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });
+    const settled = written.catch(() => undefined).finally(() => this.writing.delete(settled));
+    this.writing.add(settled);
+    return written;
   }
 
   close(): Promise<void> {
@@ -152,7 +158,14 @@ export class StdioProcessTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.readBuffer.clear();
-    this.onclose?.();
+    if (this.writing.size === 0) {
+      this.onclose?.();
+      return;
+    }
+    // Let writes in flight settle first: a request written to a child that was already gone fails with EPIPE (it
+    // never reached the server, so it may be retried) and must not be reported as lost in flight by the close.
+    const settle = new Promise((resolve) => setTimeout(resolve, WRITE_SETTLE_MS).unref());
+    void Promise.race([Promise.allSettled([...this.writing]), settle]).then(() => this.onclose?.());
   }
 }
 

@@ -191,8 +191,44 @@ describe("build: invalidation when an extension changes its offer", () => {
     await build(host, "dyn");
     const second = next();
     context.addToolset({ name: "dyn_extra", default: false });
-    assert.deepEqual(await held(second), { revision: host.revision, keys: ["dyn"], toolsets: ["dyn", "dyn_extra"] });
+    // Only the toolset whose contents changed is reported: the "dyn" build holds nothing of dyn_extra and is kept.
+    assert.deepEqual(await held(second), { revision: host.revision, keys: [], toolsets: ["dyn_extra"] });
     assert.deepEqual(changes, [burst, await second]);
+  });
+
+  it("drops only the changed toolset's builds when one extension with two toolsets changes one of them", async () => {
+    const captured = deferred<ExtensionContext>();
+    ({ host } = await startedHost([
+      {
+        name: "twin",
+        toolsets: [{ name: "left", default: false }, { name: "right", default: false }],
+        tools: [textTool("left_tool"), { ...textTool("right_tool"), toolset: "right" }],
+        setup: (ctx) => captured.resolve(ctx),
+      },
+    ]));
+    const left = await build(host, "only=left");
+    const right = await build(host, "only=right");
+    const seen = deferred<OfferChange>();
+    host.onOfferChange((change) => seen.resolve(change));
+    (await captured.promise).addTool({ ...textTool("right_more"), toolset: "right" });
+    const change = await held(seen.promise);
+    assert.deepEqual(change.toolsets, ["right"]);
+    assert.deepEqual(change.keys, ["right"]);
+    assert.equal((await build(host, "only=left")).core, left.core);
+    assert.notEqual((await build(host, "only=right")).core, right.core);
+    assert.deepEqual((await build(host, "only=right")).toolNames, ["list_server_toolsets", "right_more", "right_tool"]);
+  });
+
+  it("tells every selection when a default toolset appears, since every URL without only= now includes it", async () => {
+    const { extensions, ctx } = dynamic();
+    ({ host } = await startedHost(extensions));
+    await build(host, "b");
+    const seen = deferred<OfferChange>();
+    host.onOfferChange((change) => seen.resolve(change));
+    (await ctx).addToolset({ name: "fresh_default" });
+    const change = await held(seen.promise);
+    assert.equal(change.toolsets, undefined);
+    assert.ok(change.keys.length > 0);
   });
 
   it("builds the changed offer for the affected selection, adds and removals alike", async () => {

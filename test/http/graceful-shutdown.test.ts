@@ -1,0 +1,65 @@
+// Graceful shutdown (DESIGN.md §8): close() ends idle keep-alive sockets at once (even one that never carried a
+// request), lets an in-flight request finish, and then stops the host.
+import { connect, type Socket } from "node:net";
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import * as z from "zod";
+import { buildHost, defineExtension, defineTool } from "../../src/index.js";
+import { listenHost } from "../../src/http/listen.js";
+import { silentLogger } from "../../src/logger.js";
+
+function openIdleSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+describe("graceful shutdown", () => {
+  // shutdownTimeoutMs is far beyond the test's own timeout: had close() waited for the idle socket, the test
+  // would time out instead of passing.
+  const suiteTimeout = { timeout: 20_000 };
+
+  it("closes a keep-alive socket that never sent a request instead of waiting for the client", suiteTimeout, async () => {
+    let disposed = false;
+    const host = buildHost([defineExtension({ name: "x", tools: [defineTool({ name: "t", handler: () => ({ content: [] }) })], dispose: () => void (disposed = true) })], { name: "t", logger: silentLogger });
+    await host.start();
+    const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
+    const socket = await openIdleSocket(Number(served.baseUrl.port));
+    const socketClosed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await served.close();
+    await socketClosed;
+    assert.equal(disposed, true);
+  });
+
+  it("lets a request in flight finish before closing its socket", suiteTimeout, async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = defineTool({
+      name: "slow",
+      inputSchema: z.object({}),
+      handler: async () => {
+        started();
+        await gate;
+        return { content: [{ type: "text", text: "finished" }] };
+      },
+    });
+    const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
+    await host.start();
+    const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const response = fetch(served.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" },
+      body,
+    });
+    await running;
+    const closed = served.close();
+    release();
+    const answer = await (await response).text();
+    await closed;
+    assert.match(answer, /finished/);
+  });
+});
