@@ -300,7 +300,7 @@ export class McpHost {
     if (wantsToolsetsTool) extra.push(toolsetsTool((a, u) => this.describeActive(a, u, toolNames)));
     const tables = compileTables(draft, logger, extra);
     toolNames = tables.tools.map((t) => t.name);
-    const core: ServerCore = { name: this.name, version: this.version, instructions: draft.instructions, tables, logger, toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000 };
+    const core: ServerCore = { name: this.name, version: this.version, instructions: draft.instructions, tables, logger: this.logger, toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000 };
     const handler = this.handlerFor(key);
     const factory = this.options.serverFactory ?? ((parts) => parts.handler);
     const server = factory({ name: this.name, instructions: draft.instructions, toolsets: active, key, handler });
