@@ -74,7 +74,6 @@ export async function callTool(
   const validated = await tool.input.validate(params.arguments ?? {});
   if (!validated.ok) return errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`);
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
-  // The handler's own logger is named after its extension; failures are logged by the host, naming it once.
   const logger = deps.logger.child(tool.extension);
   let outcome;
   try {
@@ -89,17 +88,17 @@ export async function callTool(
     );
   } catch (error) {
     const failure = extensionError("TOOL_HANDLER_FAILED", tool.extension, `tool "${tool.name}" threw`, error);
-    deps.logger.warn(failure.message, { code: failure.code, tool: tool.name });
+    logger.warn(failure.message, { code: failure.code, tool: tool.name });
     return errorResult(messageOf(error));
   }
   if (outcome.timedOut) {
-    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", tool: tool.name });
+    logger.warn(`tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", tool: tool.name });
     return errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`);
   }
   const value = outcome.value;
   if (isInputRequired(value)) return value;
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
-    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", tool: tool.name });
+    logger.warn(`tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", tool: tool.name });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
   const checked = await checkOutput(tool, value as CallToolResult);
