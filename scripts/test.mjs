@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): type-check sources and tests, run every test file under Node's own test
 // runner (through tsx), then the official conformance suites against `mcp-host serve`. Prints its own summary last.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,17 +26,31 @@ function run(label, command, args) {
   return result.status === 0;
 }
 
+// Runs the test files, echoing the runner's output and reading its closing counts (`# pass N`, `# fail N`).
+function runTests(label, args) {
+  console.log(`\n=== ${label}: node ${args.join(" ")}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    const counts = { pass: 0, fail: 0 };
+    let tail = "";
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk.toString("utf8")).slice(-4096);
+      for (const m of tail.matchAll(/^# (pass|fail) (\d+)$/gm)) counts[m[1]] = Number(m[2]);
+    });
+    child.on("close", (code) => resolve({ ok: code === 0, counts }));
+  });
+}
+
 const steps = [];
 const files = only.length > 0 ? only : [...testFiles(join(root, "test")), ...testFiles(join(root, "plugins")), ...testFiles(join(root, "examples"))];
 steps.push(["typecheck", run("typecheck", "npx", ["tsc", "-p", "tsconfig.json"])]);
-steps.push([
-  "tests",
-  run(`tests (${files.length} files)`, process.execPath, [
-    "--import", "tsx",
-    "--test", "--test-concurrency=3", "--test-timeout=120000",
-    ...files,
-  ]),
+const tests = await runTests(`tests (${files.length} files)`, [
+  "--import", "tsx",
+  "--test", "--test-reporter=tap", "--test-concurrency=3", "--test-timeout=120000",
+  ...files,
 ]);
+steps.push([`tests (${tests.counts.pass} passed, ${tests.counts.fail} failed)`, tests.ok]);
 if (only.length === 0 && process.env.MCP_HOST_SKIP_CONFORMANCE !== "1") {
   steps.push(["conformance", run("conformance", process.execPath, ["scripts/conformance.mjs"])]);
 }
@@ -44,5 +58,5 @@ if (only.length === 0 && process.env.MCP_HOST_SKIP_CONFORMANCE !== "1") {
 console.log("\n=== mcp-host test summary");
 for (const [name, ok] of steps) console.log(`${ok ? "ok  " : "FAIL"} ${name}`);
 const failed = steps.filter(([, ok]) => !ok).length;
-console.log(`steps: ${steps.length - failed} passed, ${failed} failed`);
+console.log(`tests: ${tests.counts.pass} passed, ${tests.counts.fail} failed`);
 process.exit(failed === 0 ? 0 : 1);
