@@ -71,3 +71,39 @@ export type { LoadResult, LoadedExtension } from "./host/load.js";
 export { inputRequired, acceptedContent, inputResponse } from "@modelcontextprotocol/server";
 // Errors a handler throws to tell the client it asked for something wrong (passed through as JSON-RPC errors).
 export { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
+
+// The registry: many upstream MCP servers as one tool host (docs/registry.md).
+export { McpRegistry, ServerSpec, checkServerUrl, toText, registryErrorCode, ERROR_META_KEY, isDestructive, WATCH_BUFFER } from "./registry/index.js";
+export type {
+  RegistryErrorMeta,
+  WatchStream,
+  ApprovalHandler,
+  ApprovalPolicy,
+  ApprovalRequest,
+  CallToolOptions,
+  CustomServerSpec,
+  ElicitationHandler,
+  EraPreference,
+  HttpServerOptions,
+  HttpServerSpec,
+  RegistryOptions,
+  RegistryPrompt,
+  RegistryResource,
+  RegistryResourceTemplate,
+  RegistryTool,
+  RegistryRequestOptions,
+  RootsHandler,
+  SamplingHandler,
+  ServerOptions,
+  ServerRequestContext,
+  ServerRequestHandlers,
+  ServerRequestKind,
+  ServerRequestRelay,
+  ServerSpecification,
+  ServerStatus,
+  StdioServerOptions,
+  StdioServerSpec,
+  UnavailableServer,
+  UpstreamRequest,
+  WatchEvent,
+} from "./registry/index.js";

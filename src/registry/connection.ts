@@ -35,6 +35,8 @@ export interface OpenOptions {
 }
 
 const SESSION_END_WAIT_MS = 2000;
+const LISTEN_STABLE_MS = 5000;
+const LISTEN_MAX_BACKOFF_MS = 30_000;
 const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed"] as const;
 
 /**
@@ -53,6 +55,8 @@ export class ServerConnection {
   private verdict?: PriorDiscovery;
   private subscription?: McpSubscription;
   private listenLost = false;
+  /** Delay before re-opening a stream that dropped soon after it opened (0: re-open at once). */
+  private listenBackoffMs = 0;
   private closed = false;
   /** How the last stdio child ended, when a connect failed because it exited. */
   lastExit?: { code: number | null; signal: NodeJS.Signals | null };
@@ -214,12 +218,17 @@ export class ServerConnection {
     if (Object.keys(filter).length === 0) return;
     try {
       const subscription = await client.listen(filter, { timeout: this.deps.timeoutMs });
+      const openedAt = Date.now();
       this.subscription = subscription;
       void subscription.closed.then((why) => {
         if (why === "local" || generation !== this.generation || this.closed) return;
-        this.deps.logger.info(`the list-change stream ended (${why}); re-opening it`);
         this.deps.onListChanged(); // changes may have been missed while it was down
-        void this.listen(client, generation);
+        // A stream that lived a while is re-opened at once; one that keeps dropping right away, with a growing delay.
+        this.listenBackoffMs = Date.now() - openedAt >= LISTEN_STABLE_MS ? 0 : Math.min(Math.max(this.listenBackoffMs * 2, 250), LISTEN_MAX_BACKOFF_MS);
+        this.deps.logger.info(`the list-change stream ended (${why}); re-opening it`, { afterMs: this.listenBackoffMs });
+        const reopen = () => void this.listen(client, generation);
+        if (this.listenBackoffMs === 0) reopen();
+        else setTimeout(reopen, this.listenBackoffMs).unref();
       });
     } catch (error) {
       this.listenLost = true;

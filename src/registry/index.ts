@@ -24,7 +24,7 @@ export type {
   RegistryResource,
   RegistryResourceTemplate,
   RegistryTool,
-  RequestOptions,
+  RegistryRequestOptions,
   RootsHandler,
   SamplingHandler,
   ServerOptions,

@@ -21,7 +21,7 @@ import type {
   RegistryResource,
   RegistryResourceTemplate,
   RegistryTool,
-  RequestOptions,
+  RegistryRequestOptions,
   ServerSpecification,
   ServerStatus,
   UnavailableServer,
@@ -155,7 +155,7 @@ export class McpRegistry implements AsyncDisposable {
    * @example
    * await registry.readResource("demo://resource/dynamic/text/42", { server: "everything" })
    */
-  async readResource(uri: string, options: RequestOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+  async readResource(uri: string, options: RegistryRequestOptions & { server?: string } = {}): Promise<ReadResourceResult> {
     await this.ready();
     let server = options.server;
     let upstreamUri = uri;
@@ -181,7 +181,7 @@ export class McpRegistry implements AsyncDisposable {
    * @example
    * const prompt = await registry.getPrompt("code_review", { language: "ts" });
    */
-  async getPrompt(name: string, args: Record<string, string> = {}, options: RequestOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(name: string, args: Record<string, string> = {}, options: RegistryRequestOptions = {}): Promise<GetPromptResult> {
     await this.ready();
     const found = this.table.index.resolvePrompt(name);
     if (found.kind === "ambiguous") throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
@@ -193,7 +193,7 @@ export class McpRegistry implements AsyncDisposable {
   }
 
   /** readResource and getPrompt: a read, safe to repeat; its failure is thrown as an McpHostError. */
-  private async request<T>(server: string, what: string, options: RequestOptions, send: Send): Promise<T> {
+  private async request<T>(server: string, what: string, options: RegistryRequestOptions, send: Send): Promise<T> {
     const upstream = this.table.get(server);
     try {
       return await this.invoke<T>(upstream, { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) }, true, options, send);
@@ -207,7 +207,7 @@ export class McpRegistry implements AsyncDisposable {
   }
 
   /** Runs one upstream request with the registry's time limits, input rounds and retry rule. */
-  private invoke<T>(upstream: Upstream, call: InFlightCall, mayRerun: boolean, options: RequestOptions & CallToolOptions, send: Send): Promise<T> {
+  private invoke<T>(upstream: Upstream, call: InFlightCall, mayRerun: boolean, options: RegistryRequestOptions & CallToolOptions, send: Send): Promise<T> {
     const { spec, connection } = upstream;
     const controller = new AbortController();
     const inflight: InFlightCall = { ...call, signal: controller.signal };

@@ -14,6 +14,8 @@ export interface RegistryErrorMeta {
   code: McpHostErrorCode;
   server?: string;
   tool?: string;
+  /** For MCP_OUTPUT_INVALID: the raw structured content as JSON, cut to 2 KiB. */
+  payload?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface RegistryErrorMeta {
  * @example
  * errorResult("MCP_TOOL_UNKNOWN", 'no server offers a tool named "x"')
  */
-export function errorResult(code: McpHostErrorCode, message: string, where: { server?: string; tool?: string } = {}): CallToolResult {
+export function errorResult(code: McpHostErrorCode, message: string, where: Omit<RegistryErrorMeta, "code"> = {}): CallToolResult {
   const meta: RegistryErrorMeta = { code, ...where };
   return { content: [{ type: "text", text: message }], isError: true, _meta: { [ERROR_META_KEY]: meta } };
 }

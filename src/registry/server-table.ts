@@ -215,14 +215,17 @@ export class ServerTable {
       this.stale.delete(name);
       const { spec, connection } = upstream;
       const { limits } = this.settings;
+      let phase: UnavailableServer["phase"] = "connect";
       try {
         const client = await connection.ready({ timeoutMs: limits.startupMs });
+        phase = "list";
         upstream.listing = await fetchListing(client, { logger: upstream.logger, timeoutMs: limits.timeoutOf(spec) });
         upstream.checks = new OutputChecks(upstream.logger);
         this.down.delete(name);
       } catch (error) {
-        const message = upstream.redact(`server "${name}" could not be re-listed: ${classifyFailure(error).detail}`);
-        this.setUnavailable(name, "list", message);
+        // The last listing stays in the index (names stay stable); the server is reported until it recovers.
+        const message = upstream.redact(`server "${name}" could not be ${phase === "connect" ? "reconnected" : "re-listed"}: ${classifyFailure(error).detail}`);
+        this.setUnavailable(name, phase, message);
         upstream.logger.warn(message);
       }
       this.rebuild(true);

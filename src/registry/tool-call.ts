@@ -110,6 +110,5 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
     target.logger.warn(message);
     return result;
   }
-  const invalid = errorResult("MCP_OUTPUT_INVALID", violation.payload ? `${message}; payload: ${violation.payload}` : message, where);
-  return { ...invalid, _meta: { ...invalid._meta, payload: violation.payload } };
+  return errorResult("MCP_OUTPUT_INVALID", violation.payload ? `${message}; payload: ${violation.payload}` : message, { ...where, payload: violation.payload });
 }

@@ -250,7 +250,7 @@ export interface CallToolOptions {
 }
 
 /** Per-call options of readResource and getPrompt. */
-export interface RequestOptions {
+export interface RegistryRequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onServerRequest?: ServerRequestRelay;

@@ -8,8 +8,9 @@ import { isMcpHostError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
 import { McpRegistry, ServerSpec, toText } from "../../src/registry/index.js";
 import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
+import { deferred } from "../helpers/http-host.js";
 import { legacyStdio, registryHarness } from "./helpers/harness.js";
-import { alive } from "./helpers/processes.js";
+import { alive, eventually } from "./helpers/processes.js";
 
 /** An in-process server behind a transport whose handshake waits for `gate`, and whose close can be made to fail. */
 function inProcess(name: string, gate: Promise<void>, failClose = false): () => Promise<Transport> {
@@ -36,28 +37,20 @@ function inProcess(name: string, gate: Promise<void>, failClose = false): () => 
   };
 }
 
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
 describe("close", () => {
   const h = registryHarness();
 
   it("closes in reverse order of opening", async () => {
-    const [a, b, c] = [gate(), gate(), gate()];
+    const [a, b, c] = [deferred(), deferred(), deferred()];
     const registry = h.make([ServerSpec.custom("a", inProcess("a", a.promise)), ServerSpec.custom("b", inProcess("b", b.promise)), ServerSpec.custom("c", inProcess("c", c.promise))]);
     const connected = registry.connect();
     const opened = (name: string) => registry.status().find((s) => s.server === name)!.state === "connected";
-    const waitFor = async (name: string) => {
-      while (!opened(name)) await new Promise((r) => setTimeout(r, 5));
-    };
-    b.open();
+    const waitFor = (name: string) => eventually(() => opened(name), `server ${name} to be connected`);
+    b.resolve();
     await waitFor("b");
-    c.open();
+    c.resolve();
     await waitFor("c");
-    a.open();
+    a.resolve();
     await connected;
     await registry.close();
     const closed = h.records.filter((r) => r.message === "closed").map((r) => r.prefix.at(-1));

@@ -48,8 +48,7 @@ describe("stdio children", () => {
     const registry = h.make([legacyStdio("noisy", { tools: ["echo"], longStderrLine: 10_000 })]);
     await registry.connect();
     const stderr = () => h.records.filter((r) => r.prefix.join("/") === "noisy/stderr").map((r) => r.message);
-    const until = Date.now() + 5000;
-    while (stderr().length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => stderr().length >= 3, "three stderr lines");
     const lines = stderr();
     assert.deepEqual(lines.slice(0, 2), ["fixture noisy starting", "second line"]);
     assert.equal(lines[2], `${"L".repeat(MAX_LINE_CHARS)}… [line cut]`);
@@ -58,9 +57,8 @@ describe("stdio children", () => {
   it("keeps declared env values out of the stderr log", async () => {
     const registry = h.make([legacyStdio("leaky", { tools: ["echo"], printEnv: "API_KEY" }, { env: { API_KEY: "sk-very-secret-value" } })]);
     await registry.connect();
-    const until = Date.now() + 5000;
     const line = () => h.records.find((r) => r.prefix.join("/") === "leaky/stderr" && r.message.startsWith("env API_KEY="));
-    while (!line() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => line() !== undefined, "the env line on stderr");
     assert.equal(line()?.message, "env API_KEY=<redacted>");
   });
 

@@ -2,7 +2,7 @@
 // result naming the keyword, keeping the raw payload up to 2 KiB; `structuredContent: "lenient"` only warns.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ERROR_META_KEY, registryErrorCode, toText } from "../../src/registry/index.js";
+import { ERROR_META_KEY, registryErrorCode, toText, type RegistryErrorMeta } from "../../src/registry/index.js";
 import { MAX_PAYLOAD_BYTES, OutputChecks } from "../../src/registry/structured-output.js";
 import { silentLogger } from "../../src/logger.js";
 import { legacyStdio, logsOf, registryHarness } from "./helpers/harness.js";
@@ -24,11 +24,11 @@ describe("structured output", () => {
     assert.equal(registryErrorCode(result), "MCP_OUTPUT_INVALID");
     const text = toText(result);
     assert.match(text, /^tool "structured_bad" on server "fx" returned structured content that does not match its outputSchema \(keyword "type": \/count must be integer\); payload: \{"count":"three","note":"x+… \[cut at 2 KiB\]$/);
-    const payload = (result._meta as Record<string, unknown>).payload as string;
-    assert.ok(Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES, String(Buffer.byteLength(payload)));
-    assert.ok(payload.startsWith('{"count":"three"'));
+    const meta = (result._meta as Record<string, RegistryErrorMeta>)[ERROR_META_KEY]!;
+    assert.ok(Buffer.byteLength(meta.payload!) <= MAX_PAYLOAD_BYTES, String(Buffer.byteLength(meta.payload!)));
+    assert.ok(meta.payload!.startsWith('{"count":"three","note":"xxx'));
+    assert.deepEqual({ ...meta, payload: undefined }, { code: "MCP_OUTPUT_INVALID", server: "fx", tool: "structured_bad", payload: undefined });
     assert.equal(result.structuredContent, undefined);
-    assert.deepEqual((result._meta as Record<string, unknown>)[ERROR_META_KEY], { code: "MCP_OUTPUT_INVALID", server: "fx", tool: "structured_bad" });
   });
 
   it("treats a missing structuredContent as a violation, and leaves upstream errors alone", async () => {
