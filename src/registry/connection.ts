@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport, type McpSubscription, type Prior
 import { McpHostError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { negotiationFor, verdictOf } from "./era.js";
+import { classifyFailure } from "./failure.js";
 import type { ServerRequestRouter } from "./server-requests.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import type { ServerSpecification, ServerStatus } from "./types.js";
@@ -196,7 +197,9 @@ export class ServerConnection {
         this.state = this.closed ? "closed" : "unavailable";
         this.transport = undefined;
       }
-      this.lastExit = transport instanceof StdioProcessTransport ? transport.exit : undefined;
+      // A pipe error means the child is going away; wait (briefly) for its exit so the report can name it.
+      const pipeBroke = classifyFailure(error).kind === "not-sent";
+      this.lastExit = transport instanceof StdioProcessTransport ? (pipeBroke ? await transport.exitWithin(1_000) : transport.exit) : undefined;
       await client.close().catch(() => undefined);
       await transport?.close().catch(() => undefined);
       throw error;

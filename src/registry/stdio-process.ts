@@ -61,6 +61,26 @@ export class StdioProcessTransport implements Transport {
     return this.exitInfo;
   }
 
+  /**
+   * How the child ended, waiting up to `timeoutMs` for its exit to be reported. A write to a child that is dying
+   * fails (broken pipe) before its exit event arrives; waiting lets the caller report the exit, which says more.
+   */
+  exitWithin(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
+    const child = this.child;
+    if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        child.off("exit", onExit);
+        resolve(undefined);
+      }, timeoutMs);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        clearTimeout(timer);
+        resolve({ code, signal });
+      };
+      child.once("exit", onExit);
+    });
+  }
+
   start(): Promise<void> {
     if (this.child) throw new Error("StdioProcessTransport already started");
     const { command, args = [], env, cwd, logger } = this.options;

@@ -27,10 +27,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `mcp-host ...args` to completion; the cleanup kills it should the test end first. */
-export function runCli(cleanup: Cleanup, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+/** Runs a node script to completion, collecting its output; the cleanup kills it should the test end first. */
+export function runNodeScript(cleanup: Cleanup, script: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [script, ...args], { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
     cleanup.add(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     });
@@ -41,6 +41,11 @@ export function runCli(cleanup: Cleanup, args: readonly string[], options: { cwd
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/** Runs `mcp-host ...args` to completion; the cleanup kills it should the test end first. */
+export function runCli(cleanup: Cleanup, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  return runNodeScript(cleanup, CLI_MAIN, args, options);
 }
 
 /** The environment for a child: this one without a names limit that would change what loads. */

@@ -3,10 +3,9 @@
 // inspector CLI (`@modelcontextprotocol/inspector-cli` 1.0.3, run as a process; its JSON stdout is parsed).
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { McpExtension } from "../../src/extension/types.js";
-import { REPO } from "../helpers/cli-process.js";
+import { REPO, runNodeScript } from "../helpers/cli-process.js";
 import { Cleanup, connectV1, connectV2, serveHost } from "../helpers/http-host.js";
 
 const notes: McpExtension = {
@@ -32,25 +31,14 @@ afterEach(() => cleanup.run());
 // from a directory whose parent has a package.json (conformance-notes.md §5), hence cwd = <repo>/test.
 const INSPECTOR = join(REPO, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js");
 
-function inspector(cleanupList: Cleanup, args: string[]): Promise<{ code: number | null; json: any; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [INSPECTOR, ...args], { cwd: join(REPO, "test"), stdio: ["ignore", "pipe", "pipe"] });
-    cleanupList.add(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      try {
-        resolve({ code, json: JSON.parse(stdout), stderr });
-      } catch {
-        reject(new Error(`inspector-cli printed no JSON (exit ${code}); stdout: ${stdout}\nstderr: ${stderr}`));
-      }
-    });
-  });
+async function inspector(cleanupList: Cleanup, args: string[]): Promise<{ code: number | null; json: any; stderr: string }> {
+  // inspector-cli 1.0.3 needs a working directory whose parent has a package.json (see conformance-notes §5).
+  const run = await runNodeScript(cleanupList, INSPECTOR, args, { cwd: join(REPO, "test"), env: process.env });
+  try {
+    return { code: run.code, json: JSON.parse(run.stdout), stderr: run.stderr };
+  } catch {
+    throw new Error(`inspector-cli printed no JSON (exit ${run.code}); stdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  }
 }
 
 type Tool = { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: unknown };
