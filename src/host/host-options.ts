@@ -36,8 +36,6 @@ export interface HostOptions {
   extensionOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Wraps every selection's MCP handler (CORS, auth…). Default: the handler as it is. */
   serverFactory?: ServerFactory;
-  /** Legacy-era serving settings used by every selection's handler. */
-  serving?: LegacyServingOptions;
   /** Debounce of list-changed notifications after an offer change (default 50 ms). */
   listChangedDebounceMs?: number;
 }
