@@ -56,6 +56,7 @@ export class McpHost {
   private readonly resourceListeners = new Set<Listener<string>>();
   private readonly handlers = new Map<string, NodeHandler>();
   private lastCatalogSignature = "";
+  private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
   private pendingChange: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
   private handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
   /** Upstream servers that are down, reported by `describe()` (set by the gateway). */
@@ -90,6 +91,7 @@ export class McpHost {
     };
     this.records.push(record);
     this.records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.revisionNumber += 1;
     return record;
   }
 
@@ -163,7 +165,7 @@ export class McpHost {
   }
 
   private catalogSignature(): string {
-    return this.declaredToolsets()
+    return declaredToolsetsFrom(this.records)
       .filter((t) => t.default || t.always)
       .map((t) => `${t.name}:${t.always ? "always" : "default"}`)
       .join("|");
@@ -214,7 +216,10 @@ export class McpHost {
 
   /** Every declared toolset, sorted by name (dormant and quarantined extensions' included). */
   declaredToolsets(): DeclaredToolset[] {
-    return declaredToolsetsFrom(this.records);
+    // Read on every request (to resolve its selection), so it is computed once per revision: every change to
+    // what extensions declare or contribute bumps the revision.
+    if (this.catalog?.revision !== this.revisionNumber) this.catalog = { revision: this.revisionNumber, toolsets: declaredToolsetsFrom(this.records) };
+    return this.catalog.toolsets;
   }
 
   /** The active and unknown toolsets for a selection, without building anything. */

@@ -30,6 +30,21 @@ export interface SelectionServing {
   close(): Promise<void>;
 }
 
+const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * A cheap first look on the per-request path: a request that names a 2026 protocol version (header or envelope)
+ * is modern and skips the SDK's full classification, which copies the request. Anything else is classified by
+ * the SDK (`isLegacyRequest`), so this can only ever save work, never change a verdict's rules for legacy traffic.
+ */
+function looksModern(req: IncomingMessage, body: unknown): boolean {
+  const version = header(req, "mcp-protocol-version");
+  if (version !== undefined && version >= "2026-") return true;
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+  const enveloped = meta?.[MODERN_VERSION_KEY];
+  return typeof enveloped === "string" && enveloped >= "2026-";
+}
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -120,6 +135,7 @@ export function serveSelections(host: McpHost, options: LegacyServingOptions = {
     }
     if (req.method !== "POST") return false;
     const body = (req as { body?: unknown }).body;
+    if (looksModern(req, body)) return false;
     if (!(await isLegacyRequest(await toWebRequest(req as never, body), body, { maxRequestBodySize }))) return false;
     if (isInitializeRequest(body)) {
       await openSession(req, res, key, scope);
