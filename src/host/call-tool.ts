@@ -8,11 +8,13 @@ import { extensionError, messageOf } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { BuildTables, CompiledTool } from "./build-tables.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
+import type { RequestStateSealer } from "./request-state.js";
 
 export interface CallToolDeps {
   tables: BuildTables;
   logger: Logger;
   defaultTimeoutMs: number;
+  requestState: RequestStateSealer;
 }
 
 function errorResult(text: string): CallToolResult {
@@ -96,7 +98,11 @@ export async function callTool(
     return errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`);
   }
   const value = outcome.value;
-  if (isInputRequired(value)) return value;
+  if (isInputRequired(value)) {
+    // The state goes through the client: sign it now; the SDK verifies it on the retry (see request-state.ts).
+    if (value.requestState === undefined) return value;
+    return { ...value, requestState: await deps.requestState.mint(value.requestState, sdk) };
+  }
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
     logger.warn(`tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", tool: tool.name });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);

@@ -36,6 +36,11 @@ export interface HostOptions {
   extensionOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Wraps every selection's MCP handler (CORS, auth…). Default: the handler as it is. */
   serverFactory?: ServerFactory;
+  /**
+   * Key (32+ bytes) that signs multi-round-trip request state. Default: a random key per process — give every
+   * process of a multi-process deployment the same key so a retry may land on any of them.
+   */
+  requestStateKey?: string | Uint8Array;
   /** Debounce of list-changed notifications after an offer change (default 50 ms). */
   listChangedDebounceMs?: number;
 }

@@ -17,6 +17,7 @@ import { emptyDynamic, toolsetsTouchedBy, type ExtensionRecord } from "./extensi
 import { gatherContents } from "./gather.js";
 import type { HostOptions } from "./host-options.js";
 import { composeInstructions } from "./instructions.js";
+import { requestStateSealer, type RequestStateSealer } from "./request-state.js";
 import { createSdkServer, type ServerCore } from "./sdk-server.js";
 import { resolveSelection, selectionKey, type Selection } from "./selection.js";
 import { declaredToolsetsFrom, type DeclaredToolset } from "./toolset-catalog.js";
@@ -56,6 +57,7 @@ export class McpHost {
   private readonly resourceListeners = new Set<Listener<string>>();
   private readonly handlers = new Map<string, NodeHandler>();
   private lastCatalogSignature = "";
+  private readonly requestState: RequestStateSealer;
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
   private pendingChange: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
   private handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
@@ -68,6 +70,7 @@ export class McpHost {
     this.version = options.version ?? "0.0.0";
     this.logger = options.logger ?? createLogger({ prefix: ["mcp-host"] });
     this.cache = new BuildCache(options.maxBuilds ?? 256);
+    this.requestState = requestStateSealer(options.requestStateKey);
     for (const { extension, source } of extensions) this.register(extension, source);
   }
 
@@ -305,7 +308,7 @@ export class McpHost {
     if (wantsToolsetsTool) extra.push(toolsetsTool((a, u) => this.describeActive(a, u, toolNames)));
     const tables = compileTables(draft, logger, extra);
     toolNames = tables.tools.map((t) => t.name);
-    const core: ServerCore = { name: this.name, version: this.version, instructions: draft.instructions, tables, logger: this.logger, toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000 };
+    const core: ServerCore = { name: this.name, version: this.version, instructions: draft.instructions, tables, logger: this.logger, toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000, requestState: this.requestState };
     const handler = this.handlerFor(key);
     const factory = this.options.serverFactory ?? ((parts) => parts.handler);
     const server = factory({ name: this.name, instructions: draft.instructions, toolsets: active, key, handler });

@@ -19,6 +19,7 @@ import type { Logger } from "../logger.js";
 import type { BuildTables } from "./build-tables.js";
 import { callTool } from "./call-tool.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
+import type { RequestStateSealer } from "./request-state.js";
 
 /** What every per-request server of one build shares. */
 export interface ServerCore {
@@ -28,6 +29,8 @@ export interface ServerCore {
   tables: BuildTables;
   logger: Logger;
   toolTimeoutMs: number;
+  /** Seals and verifies multi-round-trip request state (shared by every build of a host). */
+  requestState: RequestStateSealer;
 }
 
 export const SERVER_CAPABILITIES = {
@@ -115,6 +118,7 @@ function lazyCore(source: () => ServerCore): ServerCore {
     instructions: first.instructions,
     logger: first.logger,
     toolTimeoutMs: first.toolTimeoutMs,
+    requestState: first.requestState,
     get tables() {
       return source().tables;
     },
@@ -131,7 +135,11 @@ export function createSdkServer(coreOrSource: ServerCore | (() => ServerCore), i
   const core = lazyCore(source);
   const server = new Server(
     { name: core.name, version: core.version },
-    { capabilities: SERVER_CAPABILITIES, ...(core.instructions === undefined ? {} : { instructions: core.instructions }) },
+    {
+      capabilities: SERVER_CAPABILITIES,
+      requestState: { verify: (state, ctx) => core.requestState.verify(state, ctx) },
+      ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
+    },
   );
   const deps = {
     get tables() {
@@ -139,6 +147,7 @@ export function createSdkServer(coreOrSource: ServerCore | (() => ServerCore), i
     },
     logger: core.logger,
     defaultTimeoutMs: core.toolTimeoutMs,
+    requestState: core.requestState,
   };
   server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
   server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
