@@ -7,6 +7,7 @@ import { McpHostError, messageOf } from "../errors.js";
 import type { McpExtension } from "../extension/types.js";
 import { createLogger, type Logger } from "../logger.js";
 import { BuildCache } from "./build-cache.js";
+import { ChangeFeed, type OfferChange } from "./change-feed.js";
 import { compileTables, type CompiledTool } from "./build-tables.js";
 import type { BuiltCore, BuiltServer, NodeHandler } from "./built-server.js";
 import { describeFrom, type ExtensionDescription, type HostDescription, type UnavailableDescription } from "./describe.js";
@@ -23,14 +24,7 @@ import { resolveSelection, selectionKey, type Selection } from "./selection.js";
 import { declaredToolsetsFrom, type DeclaredToolset } from "./toolset-catalog.js";
 import { toolsetsTool, TOOLSETS_TOOL_NAME } from "./toolsets-tool.js";
 
-/** What listeners hear when builds are dropped because the offer changed. */
-export interface OfferChange {
-  revision: number;
-  /** Keys of the cached builds that were dropped. */
-  keys: string[];
-  /** Toolsets whose contents changed (undefined: everything). */
-  toolsets?: string[];
-}
+export type { OfferChange } from "./change-feed.js";
 
 /** A tool as offered (tool extensions applied), without building a server. */
 export interface OfferedTool {
@@ -53,13 +47,12 @@ export class McpHost {
   private revisionNumber = 0;
   private started = false;
   private stopped = false;
-  private readonly changeListeners = new Set<Listener<OfferChange>>();
   private readonly resourceListeners = new Set<Listener<string>>();
   private readonly handlers = new Map<string, NodeHandler>();
   private lastCatalogSignature = "";
   private readonly requestState: RequestStateSealer;
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
-  private pendingChange: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
+  private readonly changes: ChangeFeed;
   private handlerFactory: ((host: McpHost, key: string) => NodeHandler) | undefined;
   /** Upstream servers that are down, reported by `describe()` (set by the gateway). */
   unavailableSource: (() => UnavailableDescription[]) | undefined;
@@ -70,6 +63,7 @@ export class McpHost {
     this.version = options.version ?? "0.0.0";
     this.logger = options.logger ?? createLogger({ prefix: ["mcp-host"] });
     this.cache = new BuildCache(options.maxBuilds ?? 256);
+    this.changes = new ChangeFeed(options.listChangedDebounceMs ?? 50);
     this.requestState = requestStateSealer(options.requestStateKey);
     for (const { extension, source } of extensions) this.register(extension, source);
   }
@@ -125,7 +119,7 @@ export class McpHost {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.pendingChange) clearTimeout(this.pendingChange.timer);
+    this.changes.cancel();
     this.cache.invalidate();
     await disposeAll(this.records);
   }
@@ -183,27 +177,12 @@ export class McpHost {
     this.revisionNumber += 1;
     this.lastCatalogSignature = this.catalogSignature();
     const dropped = this.cache.invalidate(toolsets);
-    if (!this.started) return;
-    const pending = this.pendingChange;
-    if (pending) {
-      clearTimeout(pending.timer);
-      pending.toolsets = pending.toolsets === undefined || toolsets === undefined ? undefined : new Set([...pending.toolsets, ...toolsets]);
-      for (const k of dropped) pending.keys.add(k);
-    }
-    const next = pending ?? { toolsets, keys: new Set(dropped), timer: undefined as unknown as NodeJS.Timeout };
-    next.timer = setTimeout(() => {
-      this.pendingChange = undefined;
-      const change: OfferChange = { revision: this.revisionNumber, keys: [...next.keys].sort(), ...(next.toolsets ? { toolsets: [...next.toolsets].sort() } : {}) };
-      for (const listener of this.changeListeners) listener(change);
-    }, this.options.listChangedDebounceMs ?? 50);
-    next.timer.unref?.();
-    this.pendingChange = next;
+    if (this.started) this.changes.record(toolsets, dropped, () => this.revisionNumber);
   }
 
   /** Hears offer changes (debounced: one call per burst). Returns an unsubscribe function. */
   onOfferChange(listener: Listener<OfferChange>): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return this.changes.subscribe(listener);
   }
 
   /** Hears `ctx.resourceUpdated(uri)` from extensions. Returns an unsubscribe function. */
