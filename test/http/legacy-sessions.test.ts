@@ -103,6 +103,24 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
     await assert.rejects(client.listTools(), /Session not found/);
   });
 
+  it("counts idle time from the session's last request, not from its start", async () => {
+    const ttl = 60_000;
+    const { at, served } = await serveHost(cleanup, [notes], { http: { sessionIdleTtlMs: ttl } });
+    const url = at("only=notes");
+    const { client } = await connectV1(cleanup, url);
+    const sessions = served.hostApp.serving.sessions;
+    const started = Date.now();
+    // Let the clock move past the session's start, so "last request" and "start" are different instants.
+    while (Date.now() <= started) await new Promise((resolve) => setImmediate(resolve));
+    const beforeRequest = Date.now();
+    await client.listTools();
+    // Measured from the start, the session would be idle for more than the TTL at this instant; measured from the
+    // request just made, it is not.
+    assert.equal(await sessions.sweep(beforeRequest + ttl), 0);
+    assert.equal(sessions.size, 1);
+    assert.equal(await sessions.sweep(Date.now() + ttl + 1), 1);
+  });
+
   it("refuses a session beyond maxSessions with 503 and a message, serves modern clients meanwhile, and accepts one again after a DELETE", async () => {
     const { at, served } = await serveHost(cleanup, [notes], { http: { maxSessions: 1 } });
     const url = at("only=notes");
