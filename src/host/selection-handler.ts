@@ -111,6 +111,11 @@ export function serveSelections(host: McpHost, options: LegacyServingOptions = {
     });
     await server.connect(transport);
     await transport.handleRequest(req as never, res, (req as { body?: unknown }).body);
+    // An initialize the transport refused (malformed, wrong version…) made no session: nothing may linger.
+    if (!session) {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
   }
 
   async function serveLegacy(req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<boolean> {
