@@ -116,7 +116,8 @@ export interface ResourceSpec {
   size?: number;
   annotations?: Resource["annotations"];
   meta?: Record<string, unknown>;
-  read(ctx: RequestContext): ReadResourceResult | Promise<ReadResourceResult>;
+  /** May return `inputRequired(...)` to ask the client first, as a tool can. */
+  read(ctx: RequestContext): ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
 }
 
 /** Completion for one variable of a template or one argument of a prompt. */
@@ -136,7 +137,7 @@ export interface ResourceTemplateSpec {
   list?(ctx: RequestContext): Resource[] | Promise<Resource[]>;
   /** Argument completion per template variable. */
   complete?: Record<string, CompleteFn>;
-  read(uri: string, variables: Record<string, string | string[]>, ctx: RequestContext): ReadResourceResult | Promise<ReadResourceResult>;
+  read(uri: string, variables: Record<string, string | string[]>, ctx: RequestContext): ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
 }
 
 /** A prompt template with arguments. */
@@ -149,7 +150,8 @@ export interface PromptSpec {
   /** Argument completion per argument name. */
   complete?: Record<string, CompleteFn>;
   meta?: Record<string, unknown>;
-  get(args: Record<string, string>, ctx: RequestContext): GetPromptResult | Promise<GetPromptResult>;
+  /** May return `inputRequired(...)` to ask the client first, as a tool can. */
+  get(args: Record<string, string>, ctx: RequestContext): GetPromptResult | InputRequiredResult | Promise<GetPromptResult | InputRequiredResult>;
 }
 
 /**

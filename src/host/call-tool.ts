@@ -8,7 +8,7 @@ import { extensionError, messageOf } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { BuildTables, CompiledTool } from "./build-tables.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
-import type { RequestStateSealer } from "./request-state.js";
+import { isInputRequired, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 
 export interface CallToolDeps {
   tables: BuildTables;
@@ -25,10 +25,6 @@ function unknownTool(name: string, tables: BuildTables): ProtocolError {
   const available = tables.tools.map((t) => t.name);
   const shown = available.length === 0 ? "none on this selection" : available.slice(0, 30).join(", ") + (available.length > 30 ? `, … (${available.length} in all)` : "");
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". Available: ${shown}. A tool outside this URL's toolsets is not callable here.`, { requested: name });
-}
-
-function isInputRequired(value: unknown): value is InputRequiredResult {
-  return typeof value === "object" && value !== null && (value as { resultType?: unknown }).resultType === "input_required";
 }
 
 async function runWithTimeout(tool: CompiledTool, run: (signal: AbortSignal) => Promise<unknown>, parent: AbortSignal, timeoutMs: number): Promise<{ timedOut: true } | { timedOut: false; value: unknown }> {
@@ -98,11 +94,8 @@ export async function callTool(
     return errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`);
   }
   const value = outcome.value;
-  if (isInputRequired(value)) {
-    // The state goes through the client: sign it now; the SDK verifies it on the retry (see request-state.ts).
-    if (value.requestState === undefined) return value;
-    return { ...value, requestState: await deps.requestState.mint(value.requestState, sdk) };
-  }
+  // The state of an input request goes through the client: sign it now; the SDK verifies it on the retry.
+  if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, sdk);
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
     logger.warn(`tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", tool: tool.name });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);

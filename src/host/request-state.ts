@@ -5,7 +5,7 @@
  * so handlers read back exactly what they returned — or the retry is refused with -32602.
  */
 import { randomBytes } from "node:crypto";
-import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
+import { createRequestStateCodec, type InputRequiredResult, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
 
 export type RequestStateSealer = RequestStateCodec<unknown>;
 
@@ -19,4 +19,20 @@ export function requestStateSealer(key?: string | Uint8Array, ttlSeconds = 600):
     ttlSeconds,
     bind: (ctx: ServerContext) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ""}`,
   });
+}
+
+/** True for the `inputRequired(...)` result a handler returns to ask the client first. */
+export function isInputRequired(value: unknown): value is InputRequiredResult {
+  return typeof value === "object" && value !== null && (value as { resultType?: unknown }).resultType === "input_required";
+}
+
+/**
+ * Signs the state of an `inputRequired(...)` result on its way out (the SDK verifies it on the retry); any other
+ * result passes unchanged.
+ * @example
+ * return sealOutgoing(sealer, await handler(args, ctx), sdk);
+ */
+export async function sealOutgoing<T>(sealer: RequestStateSealer, value: T, sdk: ServerContext): Promise<T> {
+  if (!isInputRequired(value) || value.requestState === undefined) return value;
+  return { ...value, requestState: await sealer.mint(value.requestState, sdk) };
 }

@@ -10,6 +10,7 @@ import {
   Server,
   type CompleteResult,
   type GetPromptResult,
+  type InputRequiredResult,
   type ReadResourceResult,
   type Resource,
   type ServerContext,
@@ -19,7 +20,7 @@ import type { Logger } from "../logger.js";
 import type { BuildTables } from "./build-tables.js";
 import { callTool } from "./call-tool.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
-import type { RequestStateSealer } from "./request-state.js";
+import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
 
 /** What every per-request server of one build shares. */
 export interface ServerCore {
@@ -78,17 +79,20 @@ async function listResources(core: ServerCore, server: Server, info: ServeReques
   return listed;
 }
 
-async function readResource(core: ServerCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult> {
+async function readResource(core: ServerCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult | InputRequiredResult> {
   const direct = core.tables.resourceByUri.get(uri);
-  if (direct) return guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct)));
+  if (direct) return sealOutgoing(core.requestState, await guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct))), sdk);
   for (const template of core.tables.templateList) {
     const variables = template.matcher.match(uri);
-    if (variables) return guarded(core, template, `resources/read of "${uri}"`, () => template.spec.read(uri, variables, contextFor(core, server, info, sdk, template)));
+    if (variables) {
+      const read = () => template.spec.read(uri, variables, contextFor(core, server, info, sdk, template));
+      return sealOutgoing(core.requestState, await guarded(core, template, `resources/read of "${uri}"`, read), sdk);
+    }
   }
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }
 
-async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult> {
+async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult | InputRequiredResult> {
   const prompt = core.tables.promptByName.get(name);
   if (!prompt) {
     const available = core.tables.prompts.map((p) => p.name).join(", ") || "none on this selection";
@@ -98,7 +102,7 @@ async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInf
   if (missing.length > 0) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${name}" needs the argument(s) ${missing.map((m) => `"${m}"`).join(", ")}`);
   }
-  return guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt)));
+  return sealOutgoing(core.requestState, await guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt))), sdk);
 }
 
 async function complete(core: ServerCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
