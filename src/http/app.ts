@@ -78,6 +78,10 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   });
 
   app.all(path, async (req, res, next) => {
+    if (req.method === "POST" && !req.is(["application/json", "application/*+json"])) {
+      sendJsonRpcError(res, 415, -32700, 'Unsupported Media Type: an MCP request is a JSON-RPC message sent with "Content-Type: application/json".');
+      return;
+    }
     try {
       if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
       const selection = selectionOf(req, options.selection);

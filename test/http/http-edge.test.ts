@@ -145,6 +145,17 @@ describe("bad input never gets a 500", { timeout: 30_000 }, () => {
     assert.deepEqual(response.json, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the request body is not valid JSON." }, id: null });
   });
 
+  it("answers a POST that is not JSON with 415 and says what to send", async () => {
+    const { url } = await serveHost(cleanup, extensions);
+    const response = await raw({ url, method: "POST", headers: { ...LEGACY_POST_HEADERS, "content-type": "text/plain" }, body: "hello" });
+    assert.equal(response.status, 415);
+    assert.deepEqual(response.json, {
+      jsonrpc: "2.0",
+      error: { code: -32700, message: 'Unsupported Media Type: an MCP request is a JSON-RPC message sent with "Content-Type: application/json".' },
+      id: null,
+    });
+  });
+
   it("answers an unknown session with 404", async () => {
     const { url } = await serveHost(cleanup, extensions);
     const response = await raw({
