@@ -47,7 +47,11 @@ export function createLogger(options: { level?: LogLevel; sink?: (record: LogRec
   };
 }
 
-/** Renders a record as one line: `warn [mcp-host] [spaces] message {"data":…}`. */
+/**
+ * Renders a record as one line: `warn [mcp-host] [spaces] message {"data":…}`.
+ * @example
+ * createLogger({ sink: (record) => console.error(formatLogRecord(record)) });
+ */
 export function formatLogRecord(record: LogRecord): string {
   const tags = record.prefix.map((p) => `[${p}]`).join(" ");
   const data = record.data === undefined ? "" : ` ${safeJson(record.data)}`;

@@ -37,6 +37,14 @@ export interface OfferedTool {
 
 type Listener<T> = (value: T) => void;
 
+/**
+ * The host. Make one with `buildHost` (which checks each extension's shape first).
+ * @example
+ * const host = buildHost([time, text], { name: "tools" });
+ * await host.start();
+ * const built = await host.build(parseSelection("only=time"));
+ * await host.stop();
+ */
 export class McpHost {
   readonly name: string;
   readonly version: string;
