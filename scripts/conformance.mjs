@@ -7,15 +7,17 @@
 // `mcp-host serve only=conformance --extension conformance` (the toolset is the server's default selection, so the
 // bare URL serves it: some suite requests drop the query string). The server is started once and always stopped.
 // Our own summary (scenarios passed per suite) is printed last; exit 1 if either suite fails.
+// `--extended` (opt-in, not part of `npm test`) also runs v2's 2026-07-28 draft scenarios listed in EXTENDED, one
+// `--scenario` at a time: the multi-round-trip input-required-result-* scenarios, which pass against the fixtures.
 //
-// usage: node scripts/conformance.mjs [--suite v1|v2] [--verbose]     (after `npm run build`)
+// usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { summarise } from "./conformance/results.mjs";
+import { summarise, summariseScenarios } from "./conformance/results.mjs";
 import { startServe } from "./conformance/serve.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -31,13 +33,41 @@ const SUITES = [
   { id: "v2", pkg: "conformance-v2", protocol: "2026-07-28", args: ["--spec-version", "2026-07-28"] },
 ];
 
+/**
+ * The opt-in `--extended` run: draft scenarios of 2026-07-28 (not in the default suite) that pass, run one at a time
+ * with v2. See docs/conformance.md, "Extended run".
+ */
+const EXTENDED = {
+  id: "v2-extended",
+  pkg: "conformance-v2",
+  protocol: "2026-07-28",
+  args: ["--spec-version", "2026-07-28"],
+  label: "input-required-result-* (MRTR, draft)",
+  scenarios: [
+    "input-required-result-basic-elicitation",
+    "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots",
+    "input-required-result-request-state",
+    "input-required-result-multiple-input-requests",
+    "input-required-result-multi-round",
+    "input-required-result-missing-input-response",
+    "input-required-result-non-tool-request",
+    "input-required-result-result-type",
+    "input-required-result-unsupported-methods",
+    "input-required-result-tampered-state",
+    "input-required-result-capability-check",
+    "input-required-result-ignore-extra-params",
+    "input-required-result-validate-input",
+  ],
+};
+
 function usage(message) {
-  console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--verbose]`);
+  console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--extended] [--verbose]`);
   process.exit(2);
 }
 let options;
 try {
-  ({ values: options } = parseArgs({ options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false } } }));
+  ({ values: options } = parseArgs({ options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false }, extended: { type: "boolean", default: false } } }));
 } catch (error) {
   usage(error.message);
 }
@@ -59,6 +89,28 @@ function nodeArgsFor(version) {
   return needsGlob && !hasGlob ? ["--import", join(here, "node20-fs-glob.mjs")] : [];
 }
 
+/** Runs the conformance CLI once, echoing its output as it comes; resolves with its exit code and stdout. */
+function runConformance(label, args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    running = child;
+    let stdout = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      process.stdout.write(chunk);
+    });
+    const timer = setTimeout(() => {
+      console.error(`conformance ${label}: still running after ${SUITE_TIMEOUT_MS} ms; stopping it`);
+      child.kill("SIGKILL");
+    }, SUITE_TIMEOUT_MS);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      running = undefined;
+      resolve({ exitCode: code ?? signal, stdout });
+    });
+  });
+}
+
 /** Runs one suite, echoing its output as it comes and keeping a copy of stdout to read the scenario names from. */
 function runSuite(suite, url) {
   const { version, bin } = packageOf(suite.pkg);
@@ -74,24 +126,28 @@ function runSuite(suite, url) {
   ];
   const title = `@modelcontextprotocol/conformance@${version} (protocol ${suite.protocol})`;
   console.log(`\n=== conformance ${suite.id}: ${title}\n$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-    running = child;
-    let stdout = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      process.stdout.write(chunk);
-    });
-    const timer = setTimeout(() => {
-      console.error(`conformance ${suite.id}: still running after ${SUITE_TIMEOUT_MS} ms; stopping it`);
-      child.kill("SIGKILL");
-    }, SUITE_TIMEOUT_MS);
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      running = undefined;
-      resolve({ suite, title, exitCode: code ?? signal, expectedFailures: existsSync(expected) ? relative(root, expected) : undefined, ...summarise(stdout, outDir) });
-    });
-  });
+  return runConformance(suite.id, args).then(({ exitCode, stdout }) => ({
+    suite, title, exitCode, expectedFailures: existsSync(expected) ? relative(root, expected) : undefined, ...summarise(stdout, outDir),
+  }));
+}
+
+/** The `--extended` run: each scenario of `extra.scenarios` on its own (`--scenario NAME`); exit code is the first non-zero. */
+async function runScenarios(extra, url) {
+  const { version, bin } = packageOf(extra.pkg);
+  const outDir = join(resultsDir, extra.id);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const title = `@modelcontextprotocol/conformance@${version} (protocol ${extra.protocol})`;
+  console.log(`\n=== conformance ${extra.id}: ${title}, ${extra.scenarios.length} scenarios, one --scenario at a time`);
+  let exitCode = 0;
+  for (const scenario of extra.scenarios) {
+    if (interrupted) break;
+    const args = [...nodeArgsFor(version), bin, "server", "--url", url, "-o", outDir, ...extra.args, "--scenario", scenario, ...(options.verbose ? ["--verbose"] : [])];
+    console.log(`$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
+    const run = await runConformance(extra.id, args);
+    if (exitCode === 0 && run.exitCode !== 0) exitCode = run.exitCode;
+  }
+  return { suite: extra, title, exitCode, ...summariseScenarios(extra.scenarios, outDir) };
 }
 
 function printSummary(results, error) {
@@ -100,13 +156,13 @@ function printSummary(results, error) {
     const ok = r.exitCode === 0 && r.scenarios > 0 && (r.expectedFailures !== undefined || r.scenariosPassed === r.scenarios);
     r.ok = ok;
     const baseline = r.expectedFailures ? `, expected failures from ${r.expectedFailures}` : "";
-    console.log(`${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, default suite: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
+    console.log(`${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, ${r.suite.label ?? "default suite"}: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
       `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings; suite exit ${r.exitCode}${baseline})`);
     for (const row of r.rows.filter((row) => !row.passed)) console.log(`       ✗ ${row.name}: ${row.failures.join("; ")}`);
   }
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
-  console.log(`conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`);
+  console.log(`conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`);
   return failed === 0;
 }
 
@@ -132,6 +188,7 @@ try {
     if (interrupted) break;
     results.push(await runSuite(suite, url));
   }
+  if (options.extended && !interrupted) results.push(await runScenarios(EXTENDED, url));
 } catch (error) {
   failure = error instanceof Error ? error.message : String(error);
 } finally {

@@ -52,7 +52,7 @@ const tests = await runTests(`tests (${files.length} files)`, [
 ]);
 steps.push([`tests (${tests.counts.pass} passed, ${tests.counts.fail} failed)`, tests.ok]);
 if (only.length === 0 && process.env.MCP_HOST_SKIP_CONFORMANCE !== "1") {
-  steps.push(["conformance", run("conformance", process.execPath, ["scripts/conformance.mjs"])]);
+  steps.push(["conformance", run("conformance", process.execPath, ["scripts/conformance.mjs", "--extended"])]);
 }
 
 console.log("\n=== mcp-host test summary");

@@ -39,7 +39,11 @@ export function checksByScenario(dir, scenarios) {
  * A scenario passes when none of its checks is a FAILURE; WARNINGs are counted, as the suite does, but do not fail it.
  */
 export function summarise(stdout, dir) {
-  const scenarios = announcedScenarios(stdout);
+  return summariseScenarios(announcedScenarios(stdout), dir);
+}
+
+/** As `summarise`, for a known list of scenarios (runs of one `--scenario` each, which announce no "=== Running" line). */
+export function summariseScenarios(scenarios, dir) {
   const checks = checksByScenario(dir, scenarios);
   const rows = scenarios.map((name) => {
     const list = checks.get(name);

@@ -19,6 +19,14 @@ const TOOLS = [
   "test_embedded_resource",
   "test_error_handling",
   "test_image_content",
+  "test_input_required_result_capabilities",
+  "test_input_required_result_elicitation",
+  "test_input_required_result_list_roots",
+  "test_input_required_result_multi_round",
+  "test_input_required_result_multiple_inputs",
+  "test_input_required_result_request_state",
+  "test_input_required_result_sampling",
+  "test_input_required_result_tampered_state",
   "test_multiple_content_types",
   "test_sampling",
   "test_simple_text",
@@ -26,7 +34,7 @@ const TOOLS = [
   "test_tool_with_progress",
   "test_update_watched_resource",
 ];
-const PROMPTS = ["test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"];
+const PROMPTS = ["test_input_required_result_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"];
 const RESOURCES = ["test://static-binary", "test://static-text", "test://watched-resource"];
 const INTERACTIVE = { capabilities: { sampling: {}, elicitation: { form: {} } } };
 

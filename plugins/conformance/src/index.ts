@@ -6,6 +6,8 @@
  */
 import type { ExtensionContext, McpExtension } from "mcp-host";
 import { contentTools } from "./content-tools.js";
+import { inputRequiredPrompts } from "./input-required-prompts.js";
+import { inputRequiredTools } from "./input-required-tools.js";
 import { interactiveTools } from "./interactive-tools.js";
 import { prompts } from "./prompts.js";
 import { dataTemplate, staticResources, type WatchedResource } from "./resources.js";
@@ -45,10 +47,10 @@ export function createConformanceExtension(): McpExtension {
         default: false,
       },
     ],
-    tools: [...contentTools, ...interactiveTools, updateWatched],
+    tools: [...contentTools, ...interactiveTools, ...inputRequiredTools, updateWatched],
     resources: staticResources(watched),
     resourceTemplates: [dataTemplate],
-    prompts,
+    prompts: [...prompts, ...inputRequiredPrompts],
     setup: (ctx) => {
       context = ctx;
     },
