@@ -233,8 +233,12 @@ export class McpHost {
 
   /** Sets up the dormant extensions that declare any of `names` (DESIGN.md §4 rule 11). */
   private async wake(names: Iterable<string>): Promise<void> {
+    // On every request: look the names up in the cached catalog (which knows each toolset's extensions) rather
+    // than walking every dormant extension's contributions.
     const wanted = new Set(names);
-    const sleepers = this.records.filter((r) => r.status === "dormant" && toolsetsTouchedBy(r).size > 0 && [...toolsetsTouchedBy(r)].some((t) => wanted.has(t)));
+    if (wanted.size === 0) return;
+    const owners = new Set(this.declaredToolsets().flatMap((t) => (wanted.has(t.name) ? t.extensions : [])));
+    const sleepers = this.records.filter((r) => r.status === "dormant" && owners.has(r.name));
     if (sleepers.length === 0) return;
     await Promise.all(
       sleepers.map((r) => {
