@@ -39,8 +39,8 @@ export type { OfferChange, OfferedTool } from "./host/host.js";
 export type { HostOptions, LegacyServingOptions } from "./host/host-options.js";
 export type { BuiltServer, BuiltCore, ServerFactory, ServerFactoryParts, NodeHandler } from "./host/built-server.js";
 export type { HostDescription, ToolsetDescription, ExtensionDescription } from "./host/describe.js";
-export type { DeclaredToolset } from "./host/toolset-catalog.js";
-export type { ServeRequestInfo } from "./host/request-context.js";
+export type { DeclaredToolset } from "./host/extensions/toolset-catalog.js";
+export type { ServeRequestInfo } from "./host/protocol/request-context.js";
 export {
   parseSelection,
   isEmptySelection,
@@ -51,11 +51,11 @@ export {
   assertNoUnknownToolsets,
 } from "./host/selection.js";
 export type { Selection, ParseSelectionOptions, SelectionSource } from "./host/selection.js";
-export { discoverExtensions } from "./host/discover.js";
-export type { DiscoveredExtension, ExtensionLoadFailure } from "./host/discover.js";
-export { loadDiscovered } from "./host/load.js";
-export { loadExtensions, extensionNamesFromEnv } from "./host/load-extensions.js";
-export type { LoadExtensionsOptions } from "./host/load-extensions.js";
+export { discoverExtensions } from "./host/loading/discover.js";
+export type { DiscoveredExtension, ExtensionLoadFailure } from "./host/loading/discover.js";
+export { loadDiscovered } from "./host/loading/load.js";
+export { loadExtensions, extensionNamesFromEnv } from "./host/loading/load-extensions.js";
+export type { LoadExtensionsOptions } from "./host/loading/load-extensions.js";
 export { createHostApp } from "./http/app.js";
 export type { HostApp } from "./http/app.js";
 export { listenHost } from "./http/listen.js";
@@ -63,9 +63,9 @@ export type { ListenOptions, ListeningHost } from "./http/listen.js";
 export type { HostAppOptions, SelectionOptions } from "./http/http-options.js";
 export { healthOf } from "./http/health.js";
 export type { Health } from "./http/health.js";
-export { serveSelections } from "./host/selection-handler.js";
-export type { SelectionServing } from "./host/selection-handler.js";
-export type { LoadResult, LoadedExtension } from "./host/load.js";
+export { serveSelections } from "./http/selection-handler.js";
+export type { SelectionServing } from "./http/selection-handler.js";
+export type { LoadResult, LoadedExtension } from "./host/loading/load.js";
 
 // Multi-round-trip helpers from the SDK, re-exported so a tool can ask the client for input in both eras.
 export { inputRequired, acceptedContent, inputResponse } from "@modelcontextprotocol/server";

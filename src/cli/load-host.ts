@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createLogger, type Logger, type LogLevel } from "../logger.js";
 import { buildHost } from "../host/build-host.js";
 import type { McpHost } from "../host/host.js";
-import { extensionNamesFromEnv, loadExtensions } from "../host/load-extensions.js";
+import { extensionNamesFromEnv, loadExtensions } from "../host/loading/load-extensions.js";
 import type { CliSettings } from "./args.js";
 
 /** The deployment's name and version: its package.json's, else mcp-host's. */

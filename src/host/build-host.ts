@@ -8,7 +8,7 @@ import type { McpExtension } from "../extension/types.js";
 import { validateExtension } from "../extension/validate.js";
 import { McpHost } from "./host.js";
 import type { HostOptions } from "./host-options.js";
-import type { LoadResult } from "./load.js";
+import type { LoadResult } from "./loading/load.js";
 
 function nameGuess(value: unknown, index: number): string {
   const name = (value as { name?: unknown } | null)?.name;

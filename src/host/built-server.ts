@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/server";
-import type { ServeRequestInfo } from "./request-context.js";
-import type { ServerCore } from "./sdk-server.js";
+import type { ServeRequestInfo } from "./protocol/request-context.js";
+import type { ServerCore } from "./protocol/sdk-server.js";
 
 /**
  * A node-style request handler; an express Router or middleware is one. (Declared through a method so that

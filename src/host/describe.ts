@@ -2,8 +2,8 @@
  * The answer to "what does this endpoint offer, and why": the JSON of `/toolsets` and `list_server_toolsets`
  * (DESIGN.md §7). Arrays are sorted so the answer is stable and comparable.
  */
-import type { DeclaredToolset } from "./toolset-catalog.js";
-import type { ExtensionStatus } from "./extension-record.js";
+import type { DeclaredToolset } from "./extensions/toolset-catalog.js";
+import type { ExtensionStatus } from "./extensions/extension-record.js";
 
 export interface ToolsetDescription {
   name: string;

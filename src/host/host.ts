@@ -6,25 +6,25 @@
 import { McpHostError, messageOf } from "../errors.js";
 import type { McpExtension } from "../extension/types.js";
 import { createLogger, type Logger } from "../logger.js";
-import { BuildCache } from "./build-cache.js";
-import { ChangeFeed, type OfferChange } from "./change-feed.js";
-import { compileTables, type CompiledTool } from "./build-tables.js";
+import { BuildCache } from "./build/build-cache.js";
+import { ChangeFeed, type OfferChange } from "./extensions/change-feed.js";
+import { compileTables, type CompiledTool } from "./build/build-tables.js";
 import type { BuiltCore, BuiltServer, NodeHandler } from "./built-server.js";
 import { describeFrom, type ExtensionDescription, type HostDescription, type UnavailableDescription } from "./describe.js";
-import { runOnServerHooks } from "./draft.js";
-import { extensionContext } from "./extension-context.js";
-import { disposeAll, runSetup } from "./extension-lifecycle.js";
-import { emptyDynamic, toolsetsTouchedBy, type ExtensionRecord } from "./extension-record.js";
-import { gatherContents } from "./gather.js";
+import { runOnServerHooks } from "./build/draft.js";
+import { extensionContext } from "./extensions/extension-context.js";
+import { disposeAll, runSetup } from "./extensions/extension-lifecycle.js";
+import { emptyDynamic, toolsetsTouchedBy, type ExtensionRecord } from "./extensions/extension-record.js";
+import { gatherContents } from "./build/gather.js";
 import type { HostOptions } from "./host-options.js";
-import { composeInstructions } from "./instructions.js";
-import { requestStateSealer, type RequestStateSealer } from "./request-state.js";
-import { createSdkServer, type ServerCore } from "./sdk-server.js";
+import { composeInstructions } from "./build/instructions.js";
+import { requestStateSealer, type RequestStateSealer } from "./protocol/request-state.js";
+import { createSdkServer, type ServerCore } from "./protocol/sdk-server.js";
 import { resolveSelection, selectionKey, type Selection } from "./selection.js";
-import { declaredToolsetsFrom, type DeclaredToolset } from "./toolset-catalog.js";
-import { toolsetsTool, TOOLSETS_TOOL_NAME } from "./toolsets-tool.js";
+import { declaredToolsetsFrom, type DeclaredToolset } from "./extensions/toolset-catalog.js";
+import { toolsetsTool, TOOLSETS_TOOL_NAME } from "./protocol/toolsets-tool.js";
 
-export type { OfferChange } from "./change-feed.js";
+export type { OfferChange } from "./extensions/change-feed.js";
 
 /** A tool as offered (tool extensions applied), without building a server. */
 export interface OfferedTool {

@@ -4,7 +4,7 @@
  * a loopback origin or an allowed one. Both are refused with 403 and a message that says how to allow them.
  */
 import type { NextFunction, Request, Response } from "express";
-import { sendJsonRpcError } from "../host/jsonrpc-response.js";
+import { sendJsonRpcError } from "./jsonrpc-response.js";
 
 const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { buildHost } from "../../src/host/build-host.js";
 import type { McpHost } from "../../src/host/host.js";
-import { loadExtensions } from "../../src/host/load-extensions.js";
+import { loadExtensions } from "../../src/host/loading/load-extensions.js";
 import { silentLogger } from "../../src/logger.js";
 import { connectInProcess } from "../helpers/in-process.js";
 import notes from "../../examples/notes-extension/src/index.js";

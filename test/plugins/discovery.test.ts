@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildHost } from "../../src/host/build-host.js";
-import { loadExtensions } from "../../src/host/load-extensions.js";
+import { loadExtensions } from "../../src/host/loading/load-extensions.js";
 import { memoryLogger } from "../../src/logger.js";
 import { callStructured, listedNames, withClient } from "./plugin-kit.js";
 

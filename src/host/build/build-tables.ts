@@ -1,0 +1,213 @@
+/**
+ * The compiled tables of one build (DESIGN.md §7, §15): the tool list already in wire form, one validator per
+ * tool compiled once, the wrapped handlers, and lookup maps for tools, resources, templates and prompts. Every
+ * per-request SDK server reads these; nothing here is recomputed per request.
+ */
+import { UriTemplate, type Prompt, type Resource, type ResourceTemplateType as ResourceTemplate, type Tool } from "@modelcontextprotocol/server";
+import { extensionError } from "../../errors.js";
+import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolHandler } from "../../extension/types.js";
+import type { Logger } from "../../logger.js";
+import { assignNames, qualifiedName } from "../../names.js";
+import { compileSchema, type CompiledSchema } from "./compile-schema.js";
+import type { DraftToolEntry, Placed } from "./gather.js";
+
+/** A tool ready to call. */
+export interface CompiledTool {
+  /** The name clients see (bare, or `<toolset>__<tool>` on a clash). */
+  name: string;
+  /** The name its extension gave it. */
+  rawName: string;
+  toolset: string;
+  extension: string;
+  wire: Tool;
+  input: CompiledSchema;
+  output?: CompiledSchema;
+  timeoutMs?: number;
+  handler: ToolHandler;
+}
+
+export interface CompiledResource extends Placed<ResourceSpec> {
+  /** The URI clients see (bare, or `<toolset>:<uri>` when two active toolsets list it). */
+  uri: string;
+  wire: Resource;
+}
+
+export interface CompiledTemplate extends Placed<ResourceTemplateSpec> {
+  matcher: UriTemplate;
+  wire: ResourceTemplate;
+}
+
+export interface CompiledPrompt extends Placed<PromptSpec> {
+  name: string;
+  wire: Prompt;
+}
+
+/** Everything a per-request server needs, precomputed. */
+export interface BuildTables {
+  tools: Tool[];
+  toolByName: ReadonlyMap<string, CompiledTool>;
+  resources: Resource[];
+  resourceByUri: ReadonlyMap<string, CompiledResource>;
+  templates: ResourceTemplate[];
+  templateList: readonly CompiledTemplate[];
+  templateByUriTemplate: ReadonlyMap<string, CompiledTemplate>;
+  prompts: Prompt[];
+  promptByName: ReadonlyMap<string, CompiledPrompt>;
+}
+
+function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function compileTools(tools: readonly DraftToolEntry[], logger: Logger): CompiledTool[] {
+  const usable: Array<{ tool: DraftToolEntry; input: CompiledSchema; output?: CompiledSchema }> = [];
+  for (const tool of tools) {
+    try {
+      const input = compileSchema(tool.spec.inputSchema ?? { type: "object", properties: {} }, "input");
+      const output = tool.spec.outputSchema === undefined ? undefined : compileSchema(tool.spec.outputSchema, "output");
+      usable.push({ tool, input, ...(output ? { output } : {}) });
+    } catch (error) {
+      const failure = extensionError("TOOL_SCHEMA_INVALID", tool.extension, `tool "${tool.name}" is left out`, error);
+      logger.warn(failure.message, { code: failure.code, extension: tool.extension, tool: tool.name });
+    }
+  }
+  const names = assignNames(usable.map(({ tool }) => ({ owner: tool.toolset, name: tool.name })));
+  return usable.map(({ tool, input, output }, i) => {
+    const name = names[i]!;
+    const wire: Tool = {
+      name,
+      ...(tool.title === undefined ? {} : { title: tool.title }),
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      inputSchema: input.json as Tool["inputSchema"],
+      ...(output === undefined ? {} : { outputSchema: output.json as Tool["outputSchema"] }),
+      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      ...(tool.meta === undefined ? {} : { _meta: tool.meta }),
+    };
+    return {
+      name,
+      rawName: tool.name,
+      toolset: tool.toolset,
+      extension: tool.extension,
+      wire,
+      input,
+      ...(output ? { output } : {}),
+      ...(tool.spec.timeoutMs === undefined ? {} : { timeoutMs: tool.spec.timeoutMs }),
+      handler: tool.handler,
+    };
+  });
+}
+
+/** Routes every accepted spelling: the listed name, `<toolset>__<tool>`, `<toolset>.<tool>`, and a bare name when unique. */
+function toolRoutes(tools: readonly CompiledTool[]): Map<string, CompiledTool> {
+  const routes = new Map<string, CompiledTool>();
+  const rawCount = new Map<string, number>();
+  for (const t of tools) rawCount.set(t.rawName, (rawCount.get(t.rawName) ?? 0) + 1);
+  for (const t of tools) {
+    for (const alias of [qualifiedName(t.toolset, t.rawName), `${t.toolset}__${t.rawName}`, `${t.toolset}.${t.rawName}`]) {
+      if (!routes.has(alias)) routes.set(alias, t);
+    }
+    if (rawCount.get(t.rawName) === 1 && !routes.has(t.rawName)) routes.set(t.rawName, t);
+  }
+  for (const t of tools) routes.set(t.name, t);
+  return routes;
+}
+
+function compileResources(resources: readonly Placed<ResourceSpec>[]): CompiledResource[] {
+  const owners = new Map<string, Set<string>>();
+  for (const r of resources) owners.set(r.spec.uri, (owners.get(r.spec.uri) ?? new Set()).add(r.toolset));
+  return resources.map((r) => {
+    const uri = (owners.get(r.spec.uri)?.size ?? 0) > 1 ? `${r.toolset}:${r.spec.uri}` : r.spec.uri;
+    const s = r.spec;
+    const wire: Resource = {
+      uri,
+      name: s.name,
+      ...(s.title === undefined ? {} : { title: s.title }),
+      ...(s.description === undefined ? {} : { description: s.description }),
+      ...(s.mimeType === undefined ? {} : { mimeType: s.mimeType }),
+      ...(s.size === undefined ? {} : { size: s.size }),
+      ...(s.annotations === undefined ? {} : { annotations: s.annotations }),
+      ...(s.meta === undefined ? {} : { _meta: s.meta }),
+    };
+    return { ...r, uri, wire };
+  });
+}
+
+function compileTemplates(templates: readonly Placed<ResourceTemplateSpec>[], logger: Logger): CompiledTemplate[] {
+  const out: CompiledTemplate[] = [];
+  for (const t of templates) {
+    const s = t.spec;
+    let matcher: UriTemplate;
+    try {
+      matcher = new UriTemplate(s.uriTemplate);
+    } catch (error) {
+      const failure = extensionError("EXTENSION_INVALID", t.extension, `resource template "${s.uriTemplate}" is not a valid URI template and is left out`, error);
+      logger.warn(failure.message, { code: failure.code, extension: t.extension });
+      continue;
+    }
+    const wire: ResourceTemplate = {
+      uriTemplate: s.uriTemplate,
+      name: s.name,
+      ...(s.title === undefined ? {} : { title: s.title }),
+      ...(s.description === undefined ? {} : { description: s.description }),
+      ...(s.mimeType === undefined ? {} : { mimeType: s.mimeType }),
+      ...(s.annotations === undefined ? {} : { annotations: s.annotations }),
+      ...(s.meta === undefined ? {} : { _meta: s.meta }),
+    };
+    out.push({ ...t, matcher, wire });
+  }
+  return out;
+}
+
+function compilePrompts(prompts: readonly Placed<PromptSpec>[]): CompiledPrompt[] {
+  const names = assignNames(prompts.map((p) => ({ owner: p.toolset, name: p.spec.name })));
+  return prompts.map((p, i) => {
+    const s = p.spec;
+    const wire: Prompt = {
+      name: names[i]!,
+      ...(s.title === undefined ? {} : { title: s.title }),
+      ...(s.description === undefined ? {} : { description: s.description }),
+      ...(s.arguments === undefined ? {} : { arguments: s.arguments }),
+      ...(s.meta === undefined ? {} : { _meta: s.meta }),
+    };
+    return { ...p, name: names[i]!, wire };
+  });
+}
+
+/** What a build compiles from (the draft after `onServer`). */
+export interface TableSource {
+  tools: readonly DraftToolEntry[];
+  resources: readonly Placed<ResourceSpec>[];
+  resourceTemplates: readonly Placed<ResourceTemplateSpec>[];
+  prompts: readonly Placed<PromptSpec>[];
+}
+
+/**
+ * Compiles a draft into tables. Tools whose schema fails are left out with a warning naming the extension.
+ * @example
+ * const tables = compileTables(draftState, logger); tables.tools.map((t) => t.name);
+ */
+export function compileTables(source: TableSource, logger: Logger, extraTools: readonly CompiledTool[] = []): BuildTables {
+  const tools = [...compileTools(source.tools, logger), ...extraTools].sort(byName);
+  const resources = compileResources(source.resources).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  const templates = compileTemplates(source.resourceTemplates, logger);
+  const prompts = compilePrompts(source.prompts).sort(byName);
+  const promptByName = new Map<string, CompiledPrompt>();
+  const rawPromptCount = new Map<string, number>();
+  for (const p of prompts) rawPromptCount.set(p.spec.name, (rawPromptCount.get(p.spec.name) ?? 0) + 1);
+  for (const p of prompts) {
+    for (const alias of [`${p.toolset}__${p.spec.name}`, `${p.toolset}.${p.spec.name}`]) promptByName.set(alias, p);
+    if (rawPromptCount.get(p.spec.name) === 1) promptByName.set(p.spec.name, p);
+  }
+  for (const p of prompts) promptByName.set(p.name, p);
+  return {
+    tools: tools.map((t) => t.wire),
+    toolByName: toolRoutes(tools),
+    resources: resources.map((r) => r.wire),
+    resourceByUri: new Map(resources.map((r) => [r.uri, r])),
+    templates: templates.map((t) => t.wire),
+    templateList: templates,
+    templateByUriTemplate: new Map(templates.map((t) => [t.spec.uriTemplate, t])),
+    prompts: prompts.map((p) => p.wire),
+    promptByName,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Running an extension's hooks safely: `setup` under a timeout that names the extension, and `dispose` for all
+ * extensions in reverse load order, every one running even when some throw (DESIGN.md §4 rules 9, 13).
+ */
+import { extensionError, McpHostError, messageOf } from "../../errors.js";
+import type { ExtensionContext } from "../../extension/types.js";
+import type { ExtensionRecord } from "./extension-record.js";
+
+/**
+ * Runs `setup(ctx)`; resolves when it finished, rejects with EXTENSION_SETUP_FAILED or EXTENSION_SETUP_TIMEOUT.
+ * @example
+ * await runSetup(record, ctx, 10_000);
+ */
+export async function runSetup(record: ExtensionRecord, ctx: ExtensionContext, timeoutMs: number): Promise<void> {
+  const setup = record.extension.setup;
+  if (typeof setup !== "function") return;
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new McpHostError("EXTENSION_SETUP_TIMEOUT", `[extension ${record.name}] setup did not finish within ${timeoutMs} ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)`, { extension: record.name }));
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([
+      (async () => {
+        try {
+          await setup.call(record.extension, ctx);
+        } catch (error) {
+          throw extensionError("EXTENSION_SETUP_FAILED", record.name, "setup threw; the extension is quarantined", error);
+        }
+      })(),
+      expiry,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Disposes every record in reverse order; throws one AggregateError (of EXTENSION_DISPOSE_FAILED errors) when any failed.
+ * @example
+ * await disposeAll(recordsInLoadOrder);
+ */
+export async function disposeAll(records: readonly ExtensionRecord[]): Promise<void> {
+  const failures: McpHostError[] = [];
+  for (const record of [...records].reverse()) {
+    record.lifetime.abort();
+    const dispose = record.extension.dispose;
+    const wasSetUp = record.status === "ready";
+    record.status = record.status === "failed" ? "failed" : "stopped";
+    if (!wasSetUp || typeof dispose !== "function") continue;
+    try {
+      await dispose.call(record.extension);
+    } catch (error) {
+      failures.push(extensionError("EXTENSION_DISPOSE_FAILED", record.name, "dispose threw", error));
+    }
+  }
+  if (failures.length > 0) {
+    throw new AggregateError(failures, `${failures.length} extension(s) failed to dispose: ${failures.map((f) => `${f.extension} (${messageOf(f.cause)})`).join(", ")}`);
+  }
+}

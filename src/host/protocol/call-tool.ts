@@ -1,0 +1,108 @@
+/**
+ * Runs one `tools/call` against a build's tables: route the name, validate the arguments with the precompiled
+ * validator, run the (extended) handler under its timeout, and check structured output. A handler that throws
+ * or times out gives an `isError` result; only an unknown tool is a protocol error.
+ */
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { extensionError, messageOf } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import type { BuildTables, CompiledTool } from "../build/build-tables.js";
+import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
+import { isInputRequired, sealOutgoing, type RequestStateSealer } from "./request-state.js";
+
+export interface CallToolDeps {
+  tables: BuildTables;
+  logger: Logger;
+  defaultTimeoutMs: number;
+  requestState: RequestStateSealer;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function unknownTool(name: string, tables: BuildTables): ProtocolError {
+  const available = tables.tools.map((t) => t.name);
+  const shown = available.length === 0 ? "none on this selection" : available.slice(0, 30).join(", ") + (available.length > 30 ? `, … (${available.length} in all)` : "");
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". Available: ${shown}. A tool outside this URL's toolsets is not callable here.`, { requested: name });
+}
+
+async function runWithTimeout(tool: CompiledTool, run: (signal: AbortSignal) => Promise<unknown>, parent: AbortSignal, timeoutMs: number): Promise<{ timedOut: true } | { timedOut: false; value: unknown }> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<{ timedOut: true }>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`));
+      resolve({ timedOut: true });
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([run(controller.signal).then((value) => ({ timedOut: false as const, value })), expiry]);
+  } finally {
+    clearTimeout(timer);
+    parent.removeEventListener("abort", onAbort);
+  }
+}
+
+async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<CallToolResult> {
+  if (!tool.output || result.isError) return result;
+  if (result.structuredContent === undefined) {
+    return errorResult(`tool "${tool.name}" declares an output schema but returned no structured content`);
+  }
+  const outcome = await tool.output.validate(result.structuredContent);
+  if (outcome.ok) return result;
+  return errorResult(`tool "${tool.name}" returned structured content that does not match its output schema: ${outcome.message}`);
+}
+
+/**
+ * @example
+ * server.setRequestHandler("tools/call", (req, sdk) => callTool(deps, req.params, sdk, server, info));
+ */
+export async function callTool(
+  deps: CallToolDeps,
+  params: { name: string; arguments?: Record<string, unknown> },
+  sdk: ServerContext,
+  server: Server,
+  info: ServeRequestInfo,
+): Promise<CallToolResult | InputRequiredResult> {
+  const tool = deps.tables.toolByName.get(params.name);
+  if (!tool) throw unknownTool(params.name, deps.tables);
+  const validated = await tool.input.validate(params.arguments ?? {});
+  if (!validated.ok) return errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`);
+  const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
+  const logger = deps.logger.child(tool.extension);
+  let outcome;
+  try {
+    outcome = await runWithTimeout(
+      tool,
+      async (signal) => {
+        const base = requestContext({ sdk, server, info, extension: tool.extension, toolset: tool.toolset, signal, logger });
+        return tool.handler(validated.value as Record<string, unknown>, toolContext(base, tool.rawName, sdk));
+      },
+      sdk.mcpReq.signal,
+      timeoutMs,
+    );
+  } catch (error) {
+    const failure = extensionError("TOOL_HANDLER_FAILED", tool.extension, `tool "${tool.name}" threw`, error);
+    logger.warn(failure.message, { code: failure.code, tool: tool.name });
+    return errorResult(messageOf(error));
+  }
+  if (outcome.timedOut) {
+    logger.warn(`tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", tool: tool.name });
+    return errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`);
+  }
+  const value = outcome.value;
+  // The state of an input request goes through the client: sign it now; the SDK verifies it on the retry.
+  if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, sdk);
+  if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
+    logger.warn(`tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", tool: tool.name });
+    return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
+  }
+  const checked = await checkOutput(tool, value as CallToolResult);
+  if (info.era === "legacy" && tool.wire.outputSchema !== undefined && checked.structuredContent !== undefined && !checked.isError) {
+    return server.projectCallToolResult(checked, tool.wire.outputSchema) as CallToolResult;
+  }
+  return checked;
+}

@@ -1,0 +1,85 @@
+/**
+ * Builds the context a tool, resource or prompt handler receives from the SDK's per-request context and the
+ * facts the host knows about the request (era, caller, selection). Sending to the client never throws into a
+ * handler: a closed stream must not turn a finished result into an error.
+ */
+import type { AuthInfo, ClientCapabilities, LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
+import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";
+import type { Logger } from "../../logger.js";
+
+/** What the host knows about the request (or legacy session) a server instance serves. */
+export interface ServeRequestInfo {
+  era: "legacy" | "modern";
+  authInfo?: AuthInfo;
+  sessionId?: string;
+  selection: SelectionView;
+  /** Legacy sessions: where `resources/subscribe` records the URIs this session follows. */
+  subscriptions?: Set<string>;
+}
+
+function clientCapabilitiesOf(sdk: ServerContext, server: Server, info: ServeRequestInfo): ClientCapabilities | undefined {
+  if (info.era === "modern") {
+    const envelope = sdk.mcpReq.envelope as Record<string, unknown> | undefined;
+    return envelope?.["io.modelcontextprotocol/clientCapabilities"] as ClientCapabilities | undefined;
+  }
+  return server.getClientCapabilities();
+}
+
+/**
+ * @example
+ * const ctx = requestContext({ sdk, server, info, extension: "time", toolset: "time", signal, logger });
+ */
+export function requestContext(parts: {
+  sdk: ServerContext;
+  server: Server;
+  info: ServeRequestInfo;
+  extension: string;
+  toolset: string;
+  signal: AbortSignal;
+  logger: Logger;
+}): RequestContext {
+  const { sdk, server, info } = parts;
+  const auth = info.authInfo ?? sdk.http?.authInfo;
+  const capabilities = clientCapabilitiesOf(sdk, server, info);
+  return {
+    extension: parts.extension,
+    toolset: parts.toolset,
+    signal: parts.signal,
+    ...(auth === undefined ? {} : { auth }),
+    selection: info.selection,
+    era: info.era,
+    ...(info.sessionId === undefined ? {} : { sessionId: info.sessionId }),
+    ...(capabilities === undefined ? {} : { clientCapabilities: capabilities }),
+    logger: parts.logger,
+    log: async (level: LoggingLevel, data: unknown) => {
+      try {
+        await sdk.mcpReq.log(level, data, parts.extension);
+      } catch {
+        // The client went away or does not take log messages on this request; the handler goes on.
+      }
+    },
+    ...(sdk.mcpReq.inputResponses === undefined ? {} : { inputResponses: sdk.mcpReq.inputResponses }),
+    requestState: <T>() => sdk.mcpReq.requestState() as T | undefined,
+    mcp: sdk,
+  };
+}
+
+/** A request context plus the tool's name and progress reporting. */
+export function toolContext(base: RequestContext, tool: string, sdk: ServerContext): ToolContext {
+  const token = sdk.mcpReq._meta?.progressToken;
+  return {
+    ...base,
+    tool,
+    progress: async (progress: number, total?: number, message?: string) => {
+      if (token === undefined) return;
+      try {
+        await sdk.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken: token, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+        });
+      } catch {
+        // As with log(): a stream that closed must not fail the tool.
+      }
+    },
+  };
+}

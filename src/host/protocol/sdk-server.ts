@@ -1,0 +1,173 @@
+/**
+ * Makes a fresh low-level SDK `Server` over a build's precomputed tables — one per modern request, one per legacy
+ * session (DESIGN.md §3: an SDK server instance is never shared). Making one registers a fixed set of handlers
+ * that close over the tables, so it costs the same for 10 tools as for 1000.
+ */
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type CompleteResult,
+  type GetPromptResult,
+  type InputRequiredResult,
+  type ReadResourceResult,
+  type Resource,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { CompleteFn } from "../../extension/types.js";
+import type { Logger } from "../../logger.js";
+import type { BuildTables } from "../build/build-tables.js";
+import { callTool } from "./call-tool.js";
+import { requestContext, type ServeRequestInfo } from "./request-context.js";
+import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
+
+/** What every per-request server of one build shares. */
+export interface ServerCore {
+  name: string;
+  version: string;
+  instructions: string | undefined;
+  tables: BuildTables;
+  logger: Logger;
+  toolTimeoutMs: number;
+  /** Seals and verifies multi-round-trip request state (shared by every build of a host). */
+  requestState: RequestStateSealer;
+}
+
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  logging: {},
+  completions: {},
+} as const;
+
+const MAX_COMPLETIONS = 100;
+
+/**
+ * Runs an extension's resource, template or prompt handler. A ProtocolError (e.g. ResourceNotFoundError) is the
+ * extension speaking to the client and passes through; anything else is a bug: logged with the extension and
+ * what it was doing, answered with -32603 and nothing internal.
+ */
+async function guarded<T>(core: ServerCore, owner: { extension: string }, what: string, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    core.logger.error(`[extension ${owner.extension}] ${what} failed: ${(error as Error)?.message ?? String(error)}`, { extension: owner.extension });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in extension "${owner.extension}" while handling ${what}`);
+  }
+}
+
+function contextFor(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
+  return requestContext({ sdk, server, info, extension: owner.extension, toolset: owner.toolset, signal: sdk.mcpReq.signal, logger: core.logger.child(owner.extension) });
+}
+
+async function listResources(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
+  const listed: Resource[] = [...core.tables.resources];
+  for (const template of core.tables.templateList) {
+    if (typeof template.spec.list !== "function") continue;
+    try {
+      listed.push(...(await template.spec.list(contextFor(core, server, info, sdk, template))));
+    } catch (error) {
+      core.logger.warn(`[extension ${template.extension}] listing resources of template "${template.spec.uriTemplate}" failed; they are left out of this listing`, {
+        extension: template.extension,
+        error: (error as Error).message,
+      });
+    }
+  }
+  return listed;
+}
+
+async function readResource(core: ServerCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult | InputRequiredResult> {
+  const direct = core.tables.resourceByUri.get(uri);
+  if (direct) return sealOutgoing(core.requestState, await guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct))), sdk);
+  for (const template of core.tables.templateList) {
+    const variables = template.matcher.match(uri);
+    if (variables) {
+      const read = () => template.spec.read(uri, variables, contextFor(core, server, info, sdk, template));
+      return sealOutgoing(core.requestState, await guarded(core, template, `resources/read of "${uri}"`, read), sdk);
+    }
+  }
+  throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+}
+
+async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult | InputRequiredResult> {
+  const prompt = core.tables.promptByName.get(name);
+  if (!prompt) {
+    const available = core.tables.prompts.map((p) => p.name).join(", ") || "none on this selection";
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${name}". Available: ${available}`);
+  }
+  const missing = (prompt.spec.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === "")).map((a) => a.name);
+  if (missing.length > 0) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${name}" needs the argument(s) ${missing.map((m) => `"${m}"`).join(", ")}`);
+  }
+  return sealOutgoing(core.requestState, await guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt))), sdk);
+}
+
+async function complete(core: ServerCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
+  const owner = params.ref.type === "ref/prompt" ? core.tables.promptByName.get(params.ref.name ?? "") : params.ref.type === "ref/resource" ? core.tables.templateByUriTemplate.get(params.ref.uri ?? "") : undefined;
+  const fn: CompleteFn | undefined = owner?.spec.complete?.[params.argument.name];
+  if (!owner || !fn) return { completion: { values: [], hasMore: false } };
+  const values = await guarded(core, owner, `completion/complete of "${params.argument.name}"`, () => fn(params.argument.value, { arguments: params.context?.arguments ?? {} }));
+  return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
+}
+
+/** A view of the current core whose `tables` are read at each access. */
+function lazyCore(source: () => ServerCore): ServerCore {
+  const first = source();
+  return {
+    name: first.name,
+    version: first.version,
+    instructions: first.instructions,
+    logger: first.logger,
+    toolTimeoutMs: first.toolTimeoutMs,
+    requestState: first.requestState,
+    get tables() {
+      return source().tables;
+    },
+  };
+}
+
+/**
+ * @example
+ * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
+ */
+export function createSdkServer(coreOrSource: ServerCore | (() => ServerCore), info: ServeRequestInfo): Server {
+  // A legacy session reads its core through a function, so a list change can rebind it to the new build.
+  const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
+  const core = lazyCore(source);
+  const server = new Server(
+    { name: core.name, version: core.version },
+    {
+      capabilities: SERVER_CAPABILITIES,
+      requestState: { verify: (state, ctx) => core.requestState.verify(state, ctx) },
+      ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
+    },
+  );
+  const deps = {
+    get tables() {
+      return source().tables;
+    },
+    logger: core.logger,
+    defaultTimeoutMs: core.toolTimeoutMs,
+    requestState: core.requestState,
+  };
+  server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
+  server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
+  server.setRequestHandler("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: core.tables.templates }));
+  server.setRequestHandler("resources/read", (request, sdk) => readResource(core, server, info, request.params.uri, sdk));
+  server.setRequestHandler("resources/subscribe", (request) => {
+    info.subscriptions?.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler("resources/unsubscribe", (request) => {
+    info.subscriptions?.delete(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler("prompts/list", () => ({ prompts: core.tables.prompts }));
+  server.setRequestHandler("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
+  server.setRequestHandler("completion/complete", (request) => complete(core, request.params));
+  return server;
+}

@@ -1,0 +1,32 @@
+/**
+ * `list_server_toolsets`: the tool the host adds to every build so a model can ask what this endpoint offers and
+ * how to ask for more. Read-only and idempotent; it reports the caller's own selection, including its `unknown`.
+ */
+import type { Tool } from "@modelcontextprotocol/server";
+import type { ToolHandler } from "../../extension/types.js";
+import type { CompiledTool } from "../build/build-tables.js";
+import { compileSchema } from "../build/compile-schema.js";
+import { HOW_TO_SELECT, type HostDescription } from "../describe.js";
+
+export const TOOLSETS_TOOL_NAME = "list_server_toolsets";
+
+/**
+ * @example
+ * const tool = toolsetsTool((active, unknown) => host.describeActive(active, unknown, toolNames));
+ */
+export function toolsetsTool(describe: (active: readonly string[], unknown: readonly string[]) => HostDescription): CompiledTool {
+  const input = compileSchema({ type: "object", properties: {}, additionalProperties: false }, "input");
+  const wire: Tool = {
+    name: TOOLSETS_TOOL_NAME,
+    title: "List Server Toolsets",
+    description:
+      "Lists the toolsets this MCP server declares, which are active on this connection, the tools they give, and how to select others by URL.",
+    inputSchema: input.json as Tool["inputSchema"],
+    annotations: { title: "List Server Toolsets", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  };
+  const handler: ToolHandler = (_args, ctx) => {
+    const answer = { ...describe(ctx.selection.active, ctx.selection.unknown), how_to_select: HOW_TO_SELECT };
+    return { content: [{ type: "text", text: JSON.stringify(answer, null, 2) }], structuredContent: answer };
+  };
+  return { name: TOOLSETS_TOOL_NAME, rawName: TOOLSETS_TOOL_NAME, toolset: "", extension: "mcp-host", wire, input, handler };
+}

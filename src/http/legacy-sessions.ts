@@ -1,0 +1,86 @@
+/**
+ * Legacy (2025-era) sessions: one SDK transport and one low-level server per `Mcp-Session-Id`, bound to the
+ * selection it started on. Neither SDK expires idle sessions, so this store does: an idle TTL, a cap on how many
+ * live at once, and a sweep that closes what was abandoned.
+ */
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { Server } from "@modelcontextprotocol/server";
+import type { Logger } from "../logger.js";
+import type { ServerCore } from "../host/protocol/sdk-server.js";
+
+export interface LegacySession {
+  readonly id: string;
+  /** The selection key the session started on. */
+  readonly key: string;
+  readonly active: readonly string[];
+  readonly unknown: readonly string[];
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly server: Server;
+  /** The build the session serves; replaced when the offer of its toolsets changes. */
+  core: ServerCore;
+  /** True after a list change: the next request rebinds `core` to the current build. */
+  stale: boolean;
+  lastSeen: number;
+  readonly subscriptions: Set<string>;
+}
+
+export class LegacySessionStore {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    readonly idleTtlMs: number,
+    readonly maxSessions: number,
+    private readonly logger: Logger,
+  ) {
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, Math.floor(idleTtlMs / 2))));
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): LegacySession | undefined {
+    return this.sessions.get(id);
+  }
+
+  add(session: LegacySession): void {
+    this.sessions.set(session.id, session);
+  }
+
+  /** Forgets a session (its transport closed itself, e.g. on DELETE). */
+  remove(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  all(): IterableIterator<LegacySession> {
+    return this.sessions.values();
+  }
+
+  /** Closes sessions idle for longer than the TTL; returns how many it closed. */
+  async sweep(now = Date.now()): Promise<number> {
+    const idle = [...this.sessions.values()].filter((s) => now - s.lastSeen > this.idleTtlMs);
+    for (const session of idle) {
+      this.logger.info(`legacy session expired after ${this.idleTtlMs} ms idle`, { session: session.id.slice(0, 8), selection: session.key });
+      await this.close(session);
+    }
+    return idle.length;
+  }
+
+  async close(session: LegacySession): Promise<void> {
+    this.sessions.delete(session.id);
+    try {
+      await session.transport.close();
+      await session.server.close();
+    } catch (error) {
+      this.logger.debug("closing a legacy session failed", { error: (error as Error).message });
+    }
+  }
+
+  /** Closes every session and stops the sweeper (host shutdown). */
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.values()].map((s) => this.close(s)));
+  }
+}
