@@ -18,7 +18,8 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { Pool } from "undici";
 import { z } from "zod";
-import { buildHost, defineExtension, defineTool, listenHost, silentLogger, type ToolSpec } from "../src/index.js";
+import { defineExtension, defineTool, silentLogger, type ToolSpec } from "../src/index.js";
+import { buildHost, listenHost } from "../src/deployment.js";
 
 const EXTRA_TOOLS = 1000;
 /** Before every measurement. */

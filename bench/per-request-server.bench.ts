@@ -14,6 +14,7 @@ import { parseSelection } from "../src/host/selection.js";
 import type { BuiltServer } from "../src/host/built-server.js";
 import type { ToolSpec } from "../src/extension/types.js";
 import { silentLogger } from "../src/logger.js";
+import { compiledOf } from "../src/host/built-server.js";
 
 const SIZES = [10, 1000] as const;
 const CREATE_RUNS = 2000;
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
       if ((await modernList(hostHandler)) !== size) throw new Error("wrong tool count");
     });
     await hostHandler.close();
-    rows[3]!.values[size] = await measure(LIST_RUNS, () => JSON.stringify({ tools: built.core.tables.tools }));
+    rows[3]!.values[size] = await measure(LIST_RUNS, () => JSON.stringify({ tools: compiledOf(built).protocol.tables.tools }));
     const runs = size >= 1000 ? MCP_SERVER_RUNS : LIST_RUNS;
     rows[4]!.values[size] = await measure(runs, async () => {
       if ((await handshakeAndList(mcpServerWith(specs.get(size)!))) !== size) throw new Error("wrong tool count");

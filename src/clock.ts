@@ -13,8 +13,11 @@ export interface ClockTimer {
 export interface Clock {
   /** Milliseconds since the epoch, like `Date.now()`. */
   now(): number;
-  /** Calls `callback` once after `ms`; the timer never keeps the process alive on its own. */
-  setTimeout(callback: () => void, ms: number): ClockTimer;
+  /**
+   * Calls `callback` once after `ms`. The timer does not keep the process alive on its own unless `keepAlive` is
+   * true — which a budget that someone awaits needs (else a process whose only work hangs exits before it expires).
+   */
+  setTimeout(callback: () => void, ms: number, keepAlive?: boolean): ClockTimer;
   /** Calls `callback` every `ms` until cleared; never keeps the process alive on its own. */
   setInterval(callback: () => void, ms: number): ClockTimer;
 }
@@ -26,9 +29,9 @@ export interface Clock {
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout(callback, ms) {
+  setTimeout(callback, ms, keepAlive = false) {
     const handle = setTimeout(callback, ms);
-    handle.unref();
+    if (!keepAlive) handle.unref();
     return { clear: () => clearTimeout(handle) };
   },
   setInterval(callback, ms) {

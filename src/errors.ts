@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   SELECTION_UNKNOWN_TOOLSET: "A selection named toolsets nobody declared (refused in strict mode).",
   ALREADY_STARTED: "start() was called on a host that is already started.",
   HOST_NOT_STARTED: "The host was used before start() or after stop().",
+  HOST_INPUT_INVALID: "buildHost() was given something that is not extensions, a loadExtensions() result, or valid options.",
+  HOST_ALREADY_SERVED: "A second HTTP app was made for a host that is already being served.",
   HTTP_SESSION_LIMIT: "The legacy session cap was reached.",
   MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
   MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",

@@ -3,14 +3,22 @@
  * one line each, and never carry a token or a secret: callers pass names and codes, not credentials.
  */
 
+import type { McpHostErrorCode } from "./errors.js";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** Structured data on a log line; `code`, when present, is one of mcp-host's documented error codes. */
+export interface LogData {
+  code?: McpHostErrorCode;
+  [key: string]: unknown;
+}
 
 /** A structured logger; `data` is rendered as JSON after the message. */
 export interface Logger {
-  debug(message: string, data?: Record<string, unknown>): void;
-  info(message: string, data?: Record<string, unknown>): void;
-  warn(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
+  debug(message: string, data?: LogData): void;
+  info(message: string, data?: LogData): void;
+  warn(message: string, data?: LogData): void;
+  error(message: string, data?: LogData): void;
   /** A logger whose lines carry `[prefix]` after this one's own prefix. */
   child(prefix: string): Logger;
 }
@@ -22,7 +30,7 @@ export interface LogRecord {
   level: LogLevel;
   prefix: string[];
   message: string;
-  data?: Record<string, unknown>;
+  data?: LogData;
 }
 
 /**
@@ -34,7 +42,7 @@ export function createLogger(options: { level?: LogLevel; sink?: (record: LogRec
   const level = options.level ?? "info";
   const sink = options.sink ?? stderrSink;
   const prefix = options.prefix ?? [];
-  const emit = (recordLevel: LogLevel) => (message: string, data?: Record<string, unknown>) => {
+  const emit = (recordLevel: LogLevel) => (message: string, data?: LogData) => {
     if (LEVEL_ORDER[recordLevel] < LEVEL_ORDER[level]) return;
     sink({ level: recordLevel, prefix, message, ...(data === undefined ? {} : { data }) });
   };

@@ -194,6 +194,21 @@ export interface DynamicOffer {
   prompts?: PromptSpec[];
 }
 
+/**
+ * Something an extension depends on that is down right now — the gateway reports its upstream MCP servers this
+ * way. It shows in `/healthz` (the service is then `degraded`) and in `/toolsets`. Never put a URL or a secret in
+ * `message`.
+ */
+export interface UnavailableReport {
+  /** What is unavailable, e.g. the upstream server's name. */
+  server: string;
+  /** Where it failed: `connect`, `list`, … */
+  phase: string;
+  /** An mcp-host error code, e.g. `MCP_SERVER_UNREACHABLE`. */
+  code: string;
+  message?: string;
+}
+
 /** What `setup` receives. */
 export interface ExtensionContext extends OfferChanges {
   readonly name: string;
@@ -203,6 +218,8 @@ export interface ExtensionContext extends OfferChanges {
   readonly logger: Logger;
   /** Aborted when the host stops. */
   readonly signal: AbortSignal;
+  /** Replaces what this extension reports as unavailable (an empty list: everything is up again). */
+  reportUnavailable(report: readonly UnavailableReport[]): void;
 }
 
 /** A tool as `onServer` sees it on one build's draft. */

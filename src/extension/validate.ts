@@ -4,24 +4,15 @@
  * where it came from and what to change — never as a TypeError deep inside a build. Schemas are not checked here:
  * the host compiles them per tool and leaves a bad tool out without failing its extension.
  */
+import { describeValue } from "../describe-value.js";
 import { McpHostError } from "../errors.js";
+import { toolsetNameProblem } from "./toolset-name.js";
 import type { McpExtension } from "./types.js";
 
 type Fields = Record<string, unknown>;
 
 const CONTRIBUTION_ARRAYS = ["toolsets", "tools", "resources", "resourceTemplates", "prompts", "toolExtensions"] as const;
 const HOOKS = ["setup", "onServer", "dispose"] as const;
-
-/** Describes a bad value for a message: its kind, and the value itself when it is short and harmless. */
-function describe(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "function") return "a function";
-  if (typeof value === "string") return value.length === 0 ? "an empty string" : `the string ${JSON.stringify(value.slice(0, 60))}`;
-  if (typeof value === "object") return "an object";
-  return `${typeof value === "number" ? "the number" : `a ${typeof value}`} ${String(value)}`;
-}
 
 function isObject(value: unknown): value is Fields {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -35,10 +26,20 @@ function isName(value: unknown): value is string {
 class Problems {
   readonly list: string[] = [];
   add(where: string, what: string, value: unknown, fix: string): void {
-    this.list.push(`${where} ${what} (got ${describe(value)}); ${fix}`);
+    this.list.push(`${where} ${what} (got ${describeValue(value)}); ${fix}`);
   }
   name(where: string, item: Fields, key: string, example: string): void {
     if (!isName(item[key])) this.add(`${where}:`, `${key} must be a non-empty string`, item[key], `e.g. ${key}: ${example}`);
+  }
+  /** The `toolset` a contribution names, when it names one, must be writable in a URL selection. */
+  toolset(where: string, item: Fields): void {
+    if (item.toolset === undefined) return;
+    if (!isName(item.toolset)) {
+      this.add(`${where}:`, "toolset must be a non-empty string when present", item.toolset, "name a toolset, or leave toolset out");
+      return;
+    }
+    const problem = toolsetNameProblem(item.toolset);
+    if (problem) this.list.push(`${where}: ${problem}`);
   }
   fn(where: string, item: Fields, key: string, example: string, required: boolean): void {
     const value = item[key];
@@ -53,6 +54,8 @@ type ItemCheck = (problems: Problems, where: string, item: Fields) => void;
 const ITEM_CHECKS: Record<(typeof CONTRIBUTION_ARRAYS)[number], ItemCheck> = {
   toolsets: (p, where, item) => {
     p.name(where, item, "name", '"search"');
+    const problem = isName(item.name) ? toolsetNameProblem(item.name) : undefined;
+    if (problem) p.list.push(`${where}: ${problem}`);
     for (const flag of ["default", "always"]) {
       if (item[flag] !== undefined && typeof item[flag] !== "boolean") p.add(`${where}:`, `${flag} must be true or false`, item[flag], `write ${flag}: true`);
     }
@@ -60,23 +63,26 @@ const ITEM_CHECKS: Record<(typeof CONTRIBUTION_ARRAYS)[number], ItemCheck> = {
   tools: (p, where, item) => {
     p.name(where, item, "name", '"search"');
     p.fn(where, item, "handler", '(args, ctx) => ({ content: [{ type: "text", text: "…" }] })', true);
-    if (item.toolset !== undefined && !isName(item.toolset)) p.add(`${where}:`, "toolset must be a non-empty string when present", item.toolset, "name a toolset, or leave toolset out");
+    p.toolset(where, item);
   },
   resources: (p, where, item) => {
     p.name(where, item, "uri", '"notes://readme"');
     p.name(where, item, "name", '"readme"');
     p.fn(where, item, "read", "(ctx) => ({ contents: [...] })", true);
+    p.toolset(where, item);
   },
   resourceTemplates: (p, where, item) => {
     p.name(where, item, "uriTemplate", '"notes://{id}"');
     p.name(where, item, "name", '"note"');
     p.fn(where, item, "read", "(uri, variables, ctx) => ({ contents: [...] })", true);
     p.fn(where, item, "list", "(ctx) => [...]", false);
+    p.toolset(where, item);
   },
   prompts: (p, where, item) => {
     p.name(where, item, "name", '"summarise"');
     p.fn(where, item, "get", "(args, ctx) => ({ messages: [...] })", true);
     if (item.arguments !== undefined && !Array.isArray(item.arguments)) p.add(`${where}:`, "arguments must be an array when present", item.arguments, 'write arguments: [{ name: "topic" }]');
+    p.toolset(where, item);
   },
   toolExtensions: (p, where, item) => {
     p.name(where, item, "tool", '"search" (the name of the tool to change)');
@@ -127,6 +133,15 @@ function checkScalarsAndHooks(p: Problems, extension: Fields): void {
   }
 }
 
+/** An extension that declares no toolset gets one named after itself (DESIGN.md §4 rule 3): then its name is a toolset name. */
+function checkHomeToolset(p: Problems, extension: Fields): void {
+  const declared = extension.toolsets;
+  if (Array.isArray(declared) && declared.length > 0) return;
+  if (!isName(extension.name)) return;
+  const problem = toolsetNameProblem(extension.name);
+  if (problem) p.list.push(`name: it declares no toolsets, so its name is also its toolset's name, and ${problem}; rename it or declare a toolset`);
+}
+
 function notAnObject(value: unknown, source: string): McpHostError {
   const hint =
     typeof value === "function"
@@ -134,7 +149,7 @@ function notAnObject(value: unknown, source: string): McpHostError {
       : Array.isArray(value)
         ? "pass each extension of the array on its own"
         : "export an object like defineExtension({ name: \"my-extension\", tools: [ … ] })";
-  return new McpHostError("EXTENSION_INVALID", `${source}: expected an extension object, got ${describe(value)}; ${hint}.`);
+  return new McpHostError("EXTENSION_INVALID", `${source}: expected an extension object, got ${describeValue(value)}; ${hint}.`);
 }
 
 /**
@@ -150,6 +165,7 @@ export function validateExtension(value: unknown, source: string): McpExtension 
   if (!isName(value.name)) p.add("name", "must be a non-empty string", value.name, 'give the extension a name, e.g. name: "my-extension"');
   checkScalarsAndHooks(p, value);
   checkContributions(p, value);
+  checkHomeToolset(p, value);
   if (p.list.length === 0) return value as unknown as McpExtension;
   const name = isName(value.name) ? value.name : undefined;
   const who = name === undefined ? "the extension" : `extension ${JSON.stringify(name)}`;

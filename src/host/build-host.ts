@@ -1,57 +1,99 @@
 /**
- * `buildHost`: the register step (DESIGN.md §5). Takes extension objects (what a test passes) or the result of
- * `loadExtensions` (what the CLI passes), checks each one's shape, and makes an McpHost. A bad extension is
- * quarantined and reported, never fatal to the others; a taken name is refused with both sources named.
+ * `buildHost`: the register step (DESIGN.md §5). Takes what `loadExtensions` returned, its `extensions` entries,
+ * or extension objects (what a test passes), checks each one's shape, and makes an McpHost. A bad extension is
+ * quarantined and reported, never fatal to the others; a taken name is refused with both sources named; anything
+ * that is none of the three shapes is refused at once with a message that says what was passed.
  */
+import { describeValue } from "../describe-value.js";
 import { isMcpHostError, McpHostError, messageOf } from "../errors.js";
-import type { McpExtension } from "../extension/types.js";
+import { toolsetNameProblem } from "../extension/toolset-name.js";
+import type { McpExtension, ToolsetSpec } from "../extension/types.js";
 import { validateExtension } from "../extension/validate.js";
+import type { FailureRecord } from "./extensions/extension-record.js";
 import { McpHost } from "./host.js";
 import type { HostOptions } from "./host-options.js";
-import type { LoadResult } from "./loading/load.js";
+import type { LoadedExtension, LoadResult } from "./loading/load.js";
 
-function nameGuess(value: unknown, index: number): string {
-  const name = (value as { name?: unknown } | null)?.name;
+/** What `buildHost` accepts as its first argument. */
+export type HostInput = LoadResult | readonly (McpExtension | LoadedExtension)[];
+
+const EXPECTED = "an array of extension objects, the result of loadExtensions(), or that result's .extensions entries";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isLoadResult(value: unknown): value is LoadResult {
+  return isRecord(value) && Array.isArray(value.extensions) && Array.isArray(value.failures);
+}
+
+/** A `loadExtensions` entry: `{ extension, source, packageName }`, which has no `name` of its own. */
+function isLoadedEntry(value: unknown): value is LoadedExtension {
+  return isRecord(value) && value.name === undefined && isRecord(value.extension) && typeof value.source === "string";
+}
+
+function refuse(what: string): never {
+  throw new McpHostError("HOST_INPUT_INVALID", `buildHost() was given ${what}; it expects ${EXPECTED}. Example: buildHost(await loadExtensions({ cwd }), { name: "my-server" }).`);
+}
+
+/** The entries to register, with where each came from, and the failures loading already found. */
+function entriesOf(input: unknown): { entries: Array<{ value: unknown; source: string }>; failures: LoadResult["failures"] } {
+  if (isLoadResult(input)) return { entries: input.extensions.map((e) => ({ value: e.extension, source: e.source })), failures: input.failures };
+  if (!Array.isArray(input)) refuse(describeValue(input));
+  const entries = input.map((item: unknown, i) => (isLoadedEntry(item) ? { value: item.extension, source: item.source } : { value: item, source: `buildHost() argument #${i}` }));
+  return { entries, failures: [] };
+}
+
+function checkOptions(options: unknown): asserts options is HostOptions {
+  if (!isRecord(options)) {
+    throw new McpHostError("HOST_INPUT_INVALID", `buildHost() options must be an object with at least a name, got ${describeValue(options)}; e.g. buildHost(extensions, { name: "my-server" }).`);
+  }
+  if (typeof options.name !== "string" || options.name.trim() === "") {
+    throw new McpHostError("HOST_INPUT_INVALID", `buildHost() options.name must be the server name clients see, got ${describeValue(options.name)}; e.g. { name: "my-server" }.`);
+  }
+}
+
+/** The toolsets that can be read off a value that failed the shape check — only when every one is well formed. */
+function knownToolsets(value: unknown): ToolsetSpec[] {
+  const toolsets = isRecord(value) ? value.toolsets : undefined;
+  if (!Array.isArray(toolsets)) return [];
+  const wellFormed = toolsets.every((t) => isRecord(t) && typeof t.name === "string" && toolsetNameProblem(t.name) === undefined && [t.default, t.always].every((f) => f === undefined || typeof f === "boolean"));
+  return wellFormed ? (toolsets as ToolsetSpec[]) : [];
+}
+
+function guessName(value: unknown, index: number): string {
+  const name = isRecord(value) ? value.name : undefined;
   return typeof name === "string" && name.trim() ? name : `extension #${index}`;
 }
 
 /**
  * @example
- * const host = buildHost([timeExtension, textExtension], { name: "my-server" });
+ * const host = buildHost(await loadExtensions({ cwd: process.cwd() }), { name: "my-server" });
+ * const testHost = buildHost([timeExtension, textExtension], { name: "test" });
  * await host.start();
  */
-export function buildHost(extensions: readonly McpExtension[] | LoadResult, options: HostOptions): McpHost {
-  const entries: Array<{ extension: McpExtension; source: string }> = [];
-  const invalid: Array<{ name: string; source: string; error: McpHostError }> = [];
-  const list = Array.isArray(extensions)
-    ? (extensions as readonly McpExtension[]).map((extension, i) => ({ value: extension as unknown, source: `buildHost() argument #${i}` }))
-    : (extensions as LoadResult).extensions.map((loaded) => ({ value: loaded.extension as unknown, source: loaded.source }));
-  list.forEach(({ value, source }, i) => {
+export function buildHost(extensions: HostInput, options: HostOptions): McpHost {
+  checkOptions(options);
+  const { entries, failures: loadFailures } = entriesOf(extensions);
+  const accepted: Array<{ extension: McpExtension; source: string }> = [];
+  const invalid: FailureRecord[] = [];
+  for (const [index, { value, source }] of entries.entries()) {
     try {
       const extension = validateExtension(value, source);
       // A taken name costs only the later extension (DESIGN.md §4 rule 1), never the whole host.
-      const taken = entries.find((e) => e.extension.name === extension.name);
+      const taken = accepted.find((e) => e.extension.name === extension.name);
       if (taken) {
         throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, { extension: extension.name });
       }
-      entries.push({ extension, source });
+      accepted.push({ extension, source });
     } catch (error) {
       const coded = isMcpHostError(error) ? error : new McpHostError("EXTENSION_INVALID", `${source}: ${messageOf(error)}`, { cause: error });
-      invalid.push({ name: nameGuess(value, i), source, error: coded });
+      invalid.push({ name: guessName(value, index), source, error: coded, toolsets: knownToolsets(value) });
     }
-  });
-  const host = new McpHost(entries, options);
-  const failures = Array.isArray(extensions) ? [] : (extensions as LoadResult).failures;
+  }
+  const failures: FailureRecord[] = [...loadFailures.map((f) => ({ name: f.name, source: f.source, error: f.error, toolsets: [] })), ...invalid];
+  const host = new McpHost({ extensions: accepted, failures }, options);
   // Load failures were logged by the loader; shape failures found here are logged once, here.
   for (const failure of invalid) host.logger.error(failure.error.message, { code: failure.error.code, extension: failure.name });
-  for (const failure of [...failures, ...invalid]) host.reportFailed(uniqueName(host, failure.name), failure.source, failure.error);
   return host;
-}
-
-function uniqueName(host: McpHost, name: string): string {
-  const taken = new Set(host.extensionStatuses().map((e) => e.name));
-  if (!taken.has(name)) return name;
-  let n = 2;
-  while (taken.has(`${name} (${n})`)) n += 1;
-  return `${name} (${n})`;
 }

@@ -1,11 +1,13 @@
 /**
- * BuiltServer: what one set of active toolsets compiles to (DESIGN.md §7). Immutable once built; two builds
- * with the same key share the same tables and the same `server`; only `unknown` belongs to each call.
+ * BuiltServer: what one set of active toolsets compiles to (DESIGN.md §7), as a caller of `host.build()` sees it.
+ * Immutable; two builds with the same key share the same compiled tables and the same `server`; only `unknown`
+ * belongs to each call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/server";
+import type { CompiledBuild } from "./build/compiled-build.js";
+import { createSdkServer } from "./protocol/sdk-server.js";
 import type { ServeRequestInfo } from "./protocol/request-context.js";
-import type { ServerCore } from "./protocol/sdk-server.js";
 
 /**
  * A node-style request handler; an express Router or middleware is one. (Declared through a method so that
@@ -33,20 +35,17 @@ export interface ServerFactoryParts {
  */
 export type ServerFactory = (parts: ServerFactoryParts) => NodeHandler;
 
-/** The compiled form of one build, shared by every call with the same key. */
-export interface BuiltCore {
+export interface BuiltServer {
+  /** The active toolsets joined by commas. */
   readonly key: string;
   readonly revision: number;
+  /** The active toolsets, sorted. */
   readonly toolsets: readonly string[];
+  /** The tool names a client sees, sorted. */
   readonly toolNames: readonly string[];
   readonly instructions: string | undefined;
-  /** What the serverFactory returned for this selection. */
+  /** What the serverFactory returned for this selection (serves HTTP once the host is served). */
   readonly server: NodeHandler;
-  /** The tables every per-request SDK server reads. */
-  readonly core: ServerCore;
-}
-
-export interface BuiltServer extends BuiltCore {
   /** Names this request used that nobody declared (recomputed per call, even on a cache hit). */
   readonly unknown: readonly string[];
   /**
@@ -55,4 +54,27 @@ export interface BuiltServer extends BuiltCore {
    * const server = built.createServer({ era: "legacy" }); await server.connect(transport);
    */
   createServer(info?: Partial<ServeRequestInfo>): Server;
+}
+
+const COMPILED = Symbol("mcp-host.compiledBuild");
+
+/** A caller's view of a compiled build, with this call's unknown names. */
+export function builtServerOf(compiled: CompiledBuild, unknown: readonly string[]): BuiltServer {
+  const selection = { active: compiled.toolsets, unknown };
+  return Object.freeze({
+    key: compiled.key,
+    revision: compiled.revision,
+    toolsets: compiled.toolsets,
+    toolNames: compiled.toolNames,
+    instructions: compiled.instructions,
+    server: compiled.server,
+    unknown,
+    createServer: (info: Partial<ServeRequestInfo> = {}) => createSdkServer(compiled.protocol, { era: "legacy", selection, ...info }),
+    [COMPILED]: compiled,
+  });
+}
+
+/** The compiled build behind a BuiltServer (internal: the serving layer and tests use it). */
+export function compiledOf(built: BuiltServer): CompiledBuild {
+  return (built as BuiltServer & { [COMPILED]: CompiledBuild })[COMPILED];
 }

@@ -2,6 +2,7 @@
  * The answer to "what does this endpoint offer, and why": the JSON of `/toolsets` and `list_server_toolsets`
  * (DESIGN.md §7). Arrays are sorted so the answer is stable and comparable.
  */
+import { byName, compareNames } from "../compare.js";
 import type { DeclaredToolset } from "./extensions/toolset-catalog.js";
 import type { ExtensionStatus } from "./extensions/extension-record.js";
 
@@ -19,6 +20,8 @@ export interface ExtensionDescription {
   name: string;
   version?: string;
   status: ExtensionStatus;
+  /** Where an extension that failed to load or validate came from (a package and path, or a buildHost argument). */
+  source?: string;
   error?: string;
   code?: string;
 }
@@ -68,7 +71,7 @@ export function describeFrom(parts: {
     active: [...parts.active].sort(),
     tools: [...parts.tools].sort(),
     unknown: [...parts.unknown].sort(),
-    extensions: [...parts.extensions].sort((a, b) => (a.name < b.name ? -1 : 1)),
-    unavailable: [...parts.unavailable].sort((a, b) => (a.server < b.server ? -1 : 1)),
+    extensions: [...parts.extensions].sort(byName),
+    unavailable: [...parts.unavailable].sort((a, b) => compareNames(a.server, b.server)),
   };
 }

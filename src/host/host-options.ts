@@ -5,18 +5,6 @@
 import type { Logger } from "../logger.js";
 import type { ServerFactory } from "./built-server.js";
 
-/** How the host serves 2025-era (legacy) clients over HTTP (DESIGN.md §8). */
-export interface LegacyServingOptions {
-  /** `stateful` (default): sessions with Mcp-Session-Id; `stateless`: no sessions; `reject`: modern only. */
-  legacy?: "stateful" | "stateless" | "reject";
-  /** A legacy session ends after this long without traffic (default 30 min). */
-  sessionIdleTtlMs?: number;
-  /** Beyond this many live legacy sessions a new one is refused with 503 (default 10 000). */
-  maxSessions?: number;
-  /** Largest request body accepted, in bytes (default 4 MiB). */
-  maxBodyBytes?: number;
-}
-
 export interface HostOptions {
   /** The server name clients see. */
   name: string;

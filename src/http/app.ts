@@ -6,22 +6,23 @@
 import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { isMcpHostError, messageOf } from "../errors.js";
+import { compiledOf } from "../host/built-server.js";
 import type { McpHost } from "../host/host.js";
-import { sendJsonRpcError } from "./jsonrpc-response.js";
-import { attachScope } from "./request-scope.js";
 import { assertNoUnknownToolsets } from "../host/selection.js";
-import { serveSelections, type SelectionServing } from "./selection-handler.js";
 import { markLongLived } from "./connection-tracker.js";
 import { dnsRebindingProtection } from "./dns-rebinding.js";
 import { healthOf } from "./health.js";
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, type HostAppOptions } from "./http-options.js";
+import { sendJsonRpcError } from "./jsonrpc-response.js";
+import { attachScope } from "./request-scope.js";
 import { selectionOf } from "./request-selection.js";
+import { SelectionEndpoints } from "./selection-endpoints.js";
 
 export interface HostApp {
   /** The express app; mount it or `listen` on it. */
   app: express.Express;
-  /** The selection handlers (legacy sessions live here). */
-  serving: SelectionServing;
+  /** Every selection's MCP endpoint (legacy sessions live here). */
+  endpoints: SelectionEndpoints;
   options: Readonly<HostAppOptions>;
   /** Ends every legacy session and modern stream; does not stop the host. */
   close(): Promise<void>;
@@ -50,7 +51,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const logger = host.logger.child("http");
-  const serving = serveSelections(host, options);
+  const endpoints = new SelectionEndpoints(host, options);
   const app = express();
   app.disable("x-powered-by");
   if (options.dnsRebindingProtection !== false) {
@@ -90,7 +91,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
         if (options.selection?.strict) assertNoUnknownToolsets(built.unknown, host.declaredToolsets().map((t) => t.name));
         logger.warn(`MCP client asked for unknown toolsets: ${built.unknown.join(", ")}`, { unknown: [...built.unknown] });
       }
-      attachScope(req, { active: built.toolsets, unknown: built.unknown });
+      attachScope(req, { compiled: compiledOf(built), unknown: built.unknown });
       await built.server(req, res, next);
     } catch (error) {
       next(error);
@@ -110,9 +111,9 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
       sendJsonRpcError(res, 503, -32000, "The server is not serving right now (starting or shutting down); retry shortly.");
       return;
     }
-    logger.error(`unexpected error serving ${req.method} ${req.path}: ${messageOf(error)}`, { code: (error as { code?: string }).code });
+    logger.error(`unexpected error serving ${req.method} ${req.path}: ${messageOf(error)}`, isMcpHostError(error) ? { code: error.code } : {});
     sendJsonRpcError(res, 500, -32603, "Internal error");
   });
 
-  return { app, serving, options, close: () => serving.close() };
+  return { app, endpoints, options, close: () => endpoints.close() };
 }

@@ -20,7 +20,7 @@ export function healthOf(host: McpHost): Health {
     .extensionStatuses()
     .filter((e) => e.status === "failed")
     .map((e) => ({ name: e.name, ...(e.code ? { code: e.code } : {}), ...(e.error ? { error: e.error } : {}) }));
-  const unavailable = (host.unavailableSource?.() ?? []).map((u) => ({ server: u.server, phase: u.phase, code: u.code }));
+  const unavailable = host.unavailable().map((u) => ({ server: u.server, phase: u.phase, code: u.code }));
   return {
     status: failed.length > 0 || unavailable.length > 0 ? "degraded" : "ok",
     service: host.name,

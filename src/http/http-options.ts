@@ -2,7 +2,21 @@
  * The options of the HTTP face of a host (DESIGN.md §8, config `http:` and `selection:`).
  */
 import type { CorsOptions } from "cors";
-import type { LegacyServingOptions } from "../host/host-options.js";
+
+/** How 2025-era clients are served: with sessions, without, or not at all. */
+export type LegacyMode = "stateful" | "stateless" | "reject";
+
+/** How the host serves 2025-era (legacy) clients over HTTP (DESIGN.md §8). */
+export interface LegacyServingOptions {
+  /** `stateful` (default): sessions with Mcp-Session-Id; `stateless`: no sessions; `reject`: modern only. */
+  legacy?: LegacyMode;
+  /** A legacy session ends after this long without traffic (default 30 min). */
+  sessionIdleTtlMs?: number;
+  /** Beyond this many live legacy sessions a new one is refused with 503 (default 10 000). */
+  maxSessions?: number;
+  /** Largest request body accepted, in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+}
 
 export interface SelectionOptions {
   /** Applied when a request's selection is empty (same grammar as a query, e.g. "only=core"). */

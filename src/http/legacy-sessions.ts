@@ -1,40 +1,50 @@
 /**
  * Legacy (2025-era) sessions: one SDK transport and one low-level server per `Mcp-Session-Id`, bound to the
  * selection it started on. Neither SDK expires idle sessions, so this store does: an idle TTL, a cap on how many
- * live at once, and a sweep that closes what was abandoned.
+ * live at once, and a sweep that closes what was abandoned. Time comes from a clock, so tests move it by hand.
  */
 import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Server } from "@modelcontextprotocol/server";
+import { systemClock, type Clock, type ClockTimer } from "../clock.js";
 import type { Logger } from "../logger.js";
-import type { ServerCore } from "../host/protocol/sdk-server.js";
+import type { ProtocolCore } from "../host/protocol/sdk-server.js";
 
 export interface LegacySession {
   readonly id: string;
-  /** The selection key the session started on. */
-  readonly key: string;
-  readonly active: readonly string[];
+  /** The active toolsets of the selection the session started on. */
+  readonly toolsets: readonly string[];
   readonly unknown: readonly string[];
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
   /** The build the session serves; replaced when the offer of its toolsets changes. */
-  core: ServerCore;
-  /** True after a list change: the next request rebinds `core` to the current build. */
+  protocol: ProtocolCore;
+  /** True after a list change: the next request rebinds `protocol` to the current build. */
   stale: boolean;
   lastSeen: number;
   readonly subscriptions: Set<string>;
 }
 
-export class LegacySessionStore {
-  private readonly sessions = new Map<string, LegacySession>();
-  private readonly sweeper: NodeJS.Timeout;
+export interface SessionStoreOptions {
+  idleTtlMs: number;
+  maxSessions: number;
+  logger: Logger;
+  clock?: Clock;
+}
 
-  constructor(
-    readonly idleTtlMs: number,
-    readonly maxSessions: number,
-    private readonly logger: Logger,
-  ) {
-    this.sweeper = setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, Math.floor(idleTtlMs / 2))));
-    this.sweeper.unref();
+export class LegacySessionStore {
+  readonly idleTtlMs: number;
+  readonly maxSessions: number;
+  readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly sweeper: ClockTimer;
+
+  constructor(options: SessionStoreOptions) {
+    this.idleTtlMs = options.idleTtlMs;
+    this.maxSessions = options.maxSessions;
+    this.logger = options.logger;
+    this.clock = options.clock ?? systemClock;
+    this.sweeper = this.clock.setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, Math.floor(this.idleTtlMs / 2))));
   }
 
   get size(): number {
@@ -49,6 +59,11 @@ export class LegacySessionStore {
     this.sessions.set(session.id, session);
   }
 
+  /** Marks a session as used now (its idle time starts again). */
+  touch(session: LegacySession): void {
+    session.lastSeen = this.clock.now();
+  }
+
   /** Forgets a session (its transport closed itself, e.g. on DELETE). */
   remove(id: string): void {
     this.sessions.delete(id);
@@ -59,10 +74,10 @@ export class LegacySessionStore {
   }
 
   /** Closes sessions idle for longer than the TTL; returns how many it closed. */
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now = this.clock.now()): Promise<number> {
     const idle = [...this.sessions.values()].filter((s) => now - s.lastSeen > this.idleTtlMs);
     for (const session of idle) {
-      this.logger.info(`legacy session expired after ${this.idleTtlMs} ms idle`, { session: session.id.slice(0, 8), selection: session.key });
+      this.logger.info(`legacy session expired after ${this.idleTtlMs} ms idle`, { session: session.id.slice(0, 8), selection: session.toolsets.join(",") });
       await this.close(session);
     }
     return idle.length;
@@ -80,7 +95,7 @@ export class LegacySessionStore {
 
   /** Closes every session and stops the sweeper (host shutdown). */
   async closeAll(): Promise<void> {
-    clearInterval(this.sweeper);
+    this.sweeper.clear();
     await Promise.all([...this.sessions.values()].map((s) => this.close(s)));
   }
 }

@@ -1,20 +1,21 @@
 /**
- * Carries what the HTTP edge learned about a request (its selection and verified caller) down to the SDK server
- * factory, which the SDK calls with only a web Request. AsyncLocalStorage keeps it per request without globals.
+ * Carries what the HTTP edge learned about a request — the build its selection resolved to, the names it used
+ * that nobody declared, its verified caller — down to the SDK server factory, which the SDK calls with only a
+ * web Request. It rides on the node request, and in AsyncLocalStorage for the SDK's callback.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { CompiledBuild } from "../host/build/compiled-build.js";
 
 export interface RequestScope {
-  active: readonly string[];
-  unknown: readonly string[];
-  authInfo?: AuthInfo;
+  readonly compiled: CompiledBuild;
+  readonly unknown: readonly string[];
+  readonly authInfo?: AuthInfo;
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();
 
-/** Where the serving layer attaches the scope on the node request, for handlers that run outside the store. */
-export const SCOPE_KEY = Symbol.for("mcp-host.requestScope");
+const SCOPE_KEY = Symbol.for("mcp-host.requestScope");
 
 /** Reads the scope the edge attached to a node request. */
 export function scopeOf(req: object): RequestScope | undefined {

@@ -35,7 +35,7 @@ describe("duplicate extension names", () => {
     assert.deepEqual(host.extensionStatuses(), [
       { name: "bystander", status: "ready" },
       { name: "twin", status: "ready" },
-      { name: "twin (2)", status: "failed", error: message, code: "EXTENSION_NAME_TAKEN" },
+      { name: "twin (2)", status: "failed", source: "buildHost() argument #2", error: message, code: "EXTENSION_NAME_TAKEN" },
     ]);
     const { client, close } = await connectInProcess(host, "");
     try {
@@ -86,8 +86,8 @@ describe("an invalid extension object", () => {
     const answer = await host.describe(parseSelection(""));
     assert.deepEqual(answer.extensions, [
       { name: "bystander", status: "ready" },
-      { name: "extension #2", status: "failed", error: number, code: "EXTENSION_INVALID" },
-      { name: "shapeless", status: "failed", error: shapeless, code: "EXTENSION_INVALID" },
+      { name: "extension #2", status: "failed", source: "buildHost() argument #2", error: number, code: "EXTENSION_INVALID" },
+      { name: "shapeless", status: "failed", source: "buildHost() argument #1", error: shapeless, code: "EXTENSION_INVALID" },
     ]);
     const { client, close } = await connectInProcess(host, "");
     try {

@@ -4,7 +4,8 @@ import { connect, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as z from "zod";
-import { buildHost, defineExtension, defineTool } from "../../src/index.js";
+import { defineExtension, defineTool } from "../../src/index.js";
+import { buildHost } from "../../src/deployment.js";
 import { listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
 

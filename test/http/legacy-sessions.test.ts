@@ -51,7 +51,7 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
     const sessionId = String(init.headers["mcp-session-id"]);
     assert.match(sessionId, UUID);
     assert.equal(init.json.result.protocolVersion, "2025-11-25");
-    assert.equal(served.hostApp.serving.sessions.size, 1);
+    assert.equal(served.hostApp.endpoints.sessions.size, 1);
 
     const listed = await rawLegacyToolsList(url, sessionId);
     assert.equal(listed.status, 200);
@@ -59,7 +59,7 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
 
     const ended = await raw({ url, method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } });
     assert.equal(ended.status, 200);
-    assert.equal(served.hostApp.serving.sessions.size, 0);
+    assert.equal(served.hostApp.endpoints.sessions.size, 0);
     const after = await rawLegacyToolsList(url, sessionId);
     assert.equal(after.status, 404);
     assert.deepEqual(after.json, SESSION_NOT_FOUND);
@@ -73,7 +73,7 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
     assert.match(sessionId, UUID);
     assert.equal(await callText(client, "count"), "3 notes");
     await transport.terminateSession();
-    assert.equal(served.hostApp.serving.sessions.size, 0);
+    assert.equal(served.hostApp.endpoints.sessions.size, 0);
     assert.equal((await rawLegacyToolsList(url, sessionId)).status, 404);
   });
 
@@ -92,7 +92,7 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
     const url = at("only=notes");
     const { client, transport } = await connectV1(cleanup, url);
     const sessionId = transport.sessionId!;
-    const sessions = served.hostApp.serving.sessions;
+    const sessions = served.hostApp.endpoints.sessions;
     assert.equal(await sessions.sweep(Date.now()), 0, "a session used just now is kept");
     assert.equal(sessions.size, 1);
     assert.equal(await sessions.sweep(Date.now() + ttl + 1), 1);
@@ -108,7 +108,7 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
     const { at, served } = await serveHost(cleanup, [notes], { http: { sessionIdleTtlMs: ttl } });
     const url = at("only=notes");
     const { client } = await connectV1(cleanup, url);
-    const sessions = served.hostApp.serving.sessions;
+    const sessions = served.hostApp.endpoints.sessions;
     const started = Date.now();
     // Let the clock move past the session's start, so "last request" and "start" are different instants.
     while (Date.now() <= started) await new Promise((resolve) => setImmediate(resolve));
@@ -141,7 +141,7 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
       },
     });
     await assert.rejects(connectV1(cleanup, url), /Too many sessions/);
-    assert.equal(served.hostApp.serving.sessions.size, 1);
+    assert.equal(served.hostApp.endpoints.sessions.size, 1);
 
     const { client: modern } = await connectV2(cleanup, url, "modern");
     assert.equal(await callText(modern, "count"), "3 notes");
@@ -169,7 +169,7 @@ describe('legacy: "stateless"', { timeout: 30_000 }, () => {
       errorText(await client.callTool({ name: "ask_title", arguments: {} })),
       "Cannot request input 'title' (elicitation/create): the client on this 2025-era connection did not declare the required capability (no client capabilities are available on this connection — per-request legacy serving cannot receive server-to-client requests)",
     );
-    assert.equal(served.hostApp.serving.sessions.size, 0);
+    assert.equal(served.hostApp.endpoints.sessions.size, 0);
     const get = await raw({ url, method: "GET", headers: { accept: "text/event-stream", "mcp-protocol-version": "2025-11-25" } });
     assert.equal(get.status, 405);
   });

@@ -5,8 +5,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as z from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { acceptedContent, buildHost, defineExtension, defineTool, inputRequired, listenHost, silentLogger } from "../../src/index.js";
-import type { ListeningHost } from "../../src/index.js";
+import { acceptedContent, defineExtension, defineTool, inputRequired, silentLogger } from "../../src/index.js";
+import { buildHost, listenHost } from "../../src/deployment.js";
+import type { ListeningHost } from "../../src/deployment.js";
 
 const Name = z.object({ name: z.string() });
 let handlerSawTamperedRetry = false;

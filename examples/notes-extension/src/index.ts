@@ -1,5 +1,5 @@
 // A notes extension for mcp-host: the worked example of docs/extensions.md (kept in step with it by a test).
-import { defineExtension, defineTool, ResourceNotFoundError, type ExtensionContext } from "mcp-host";
+import { defineExtension, defineTool, resourceNotFound, type ExtensionContext } from "mcp-host";
 import * as z from "zod";
 
 interface Note {
@@ -74,7 +74,7 @@ export default defineExtension({
       complete: { id: (value) => [...notes.keys()].filter((id) => id.startsWith(value)) },
       read: (uri, { id }) => {
         const note = notes.get(String(id));
-        if (!note) throw new ResourceNotFoundError(uri, `There is no note "${String(id)}"; list the notes:// resources to see the ids.`);
+        if (!note) throw resourceNotFound(uri, `There is no note "${String(id)}"; list the notes:// resources to see the ids.`);
         return { contents: [{ uri, mimeType: "text/markdown", text: `# ${note.title}\n\n${note.body}` }] };
       },
     },

@@ -4,6 +4,7 @@
  */
 import { extensionError, McpHostError, messageOf } from "../../errors.js";
 import type { ExtensionContext } from "../../extension/types.js";
+import { raceTimeout } from "../../timeout.js";
 import type { ExtensionRecord } from "./extension-record.js";
 
 /**
@@ -14,25 +15,16 @@ import type { ExtensionRecord } from "./extension-record.js";
 export async function runSetup(record: ExtensionRecord, ctx: ExtensionContext, timeoutMs: number): Promise<void> {
   const setup = record.extension.setup;
   if (typeof setup !== "function") return;
-  let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new McpHostError("EXTENSION_SETUP_TIMEOUT", `[extension ${record.name}] setup did not finish within ${timeoutMs} ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)`, { extension: record.name }));
-    }, timeoutMs);
-  });
-  try {
-    await Promise.race([
-      (async () => {
-        try {
-          await setup.call(record.extension, ctx);
-        } catch (error) {
-          throw extensionError("EXTENSION_SETUP_FAILED", record.name, "setup threw; the extension is quarantined", error);
-        }
-      })(),
-      expiry,
-    ]);
-  } finally {
-    clearTimeout(timer);
+  const running = (async () => {
+    try {
+      await setup.call(record.extension, ctx);
+    } catch (error) {
+      throw extensionError("EXTENSION_SETUP_FAILED", record.name, "setup threw; the extension is quarantined", error);
+    }
+  })();
+  const outcome = await raceTimeout(running, timeoutMs);
+  if (outcome.timedOut) {
+    throw new McpHostError("EXTENSION_SETUP_TIMEOUT", `[extension ${record.name}] setup did not finish within ${timeoutMs} ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)`, { extension: record.name });
   }
 }
 

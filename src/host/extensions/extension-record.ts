@@ -4,6 +4,7 @@
  * extension; builds read it and never write it.
  */
 import type { McpHostError } from "../../errors.js";
+import type { UnavailableDescription } from "../describe.js";
 import type {
   DynamicOffer,
   McpExtension,
@@ -13,6 +14,18 @@ import type {
   ToolSpec,
   ToolsetSpec,
 } from "../../extension/types.js";
+
+/**
+ * An extension that never became one: its module failed to load, or what it exported failed the shape check.
+ * It is reported (status `failed`, with its source and reason) but offers nothing, and declares only the
+ * toolsets that could be read from it — never a placeholder toolset of its own.
+ */
+export interface FailureRecord {
+  readonly name: string;
+  readonly source: string;
+  readonly error: McpHostError;
+  readonly toolsets: readonly ToolsetSpec[];
+}
 
 /**
  * `pending`: registered, not yet set up; `dormant`: `onToolset` and not yet woken; `ready`: serving;
@@ -37,6 +50,8 @@ export interface ExtensionRecord {
   status: ExtensionStatus;
   error?: McpHostError;
   dynamic: DynamicContributions;
+  /** What the extension reports as unavailable through `ctx.reportUnavailable` (its upstream servers that are down). */
+  unavailable: UnavailableDescription[];
   /** Aborted at stop; given to setup as `ctx.signal`. */
   readonly lifetime: AbortController;
   /** Set while a wake-up is in progress so concurrent requests share it. */
@@ -89,23 +104,40 @@ export function currentOffer(record: ExtensionRecord): Required<DynamicOffer> {
   };
 }
 
+/** The kinds of contribution an extension makes into a toolset. */
+export type ContributionKind = "toolset" | "tool" | "resource" | "resourceTemplate" | "prompt";
+
+/**
+ * Visits everything a record offers now, with the toolset each item goes into: its declared toolsets first, then
+ * its tools, resources, templates and prompts (a contribution without `toolset` goes into the home toolset).
+ * The one walk over an extension's contributions; the catalog, change diffs and invalidation all use it.
+ * @example
+ * forEachContribution(record, (toolset, item, kind) => console.log(kind, toolset));
+ */
+export function forEachContribution(record: ExtensionRecord, visit: (toolset: string, item: object, kind: ContributionKind) => void): void {
+  const home = homeToolsetOf(record);
+  const offer = currentOffer(record);
+  for (const t of offer.toolsets) visit(t.name, t, "toolset");
+  const lists: Array<[ContributionKind, ReadonlyArray<{ toolset?: string }>]> = [
+    ["tool", offer.tools],
+    ["resource", offer.resources],
+    ["resourceTemplate", offer.resourceTemplates],
+    ["prompt", offer.prompts],
+  ];
+  for (const [kind, list] of lists) for (const item of list) visit(item.toolset ?? home, item, kind);
+}
+
 /**
  * What each toolset holds from this record: the spec objects of its contributions (and declarations), by toolset.
  * Comparing two of these tells which toolsets an offer change really touched.
  */
 export function contributionsByToolset(record: ExtensionRecord): Map<string, Set<object>> {
-  const home = homeToolsetOf(record);
-  const offer = currentOffer(record);
   const byToolset = new Map<string, Set<object>>();
-  const put = (toolset: string, item: object) => {
+  forEachContribution(record, (toolset, item) => {
     const set = byToolset.get(toolset) ?? new Set<object>();
     set.add(item);
     byToolset.set(toolset, set);
-  };
-  for (const t of offer.toolsets) put(t.name, t);
-  for (const list of [offer.tools, offer.resources, offer.resourceTemplates, offer.prompts] as Array<Array<{ toolset?: string }>>) {
-    for (const item of list) put(item.toolset ?? home, item);
-  }
+  });
   return byToolset;
 }
 
@@ -120,14 +152,9 @@ export function changedToolsets(before: Map<string, Set<object>>, after: Map<str
   return changed;
 }
 
-/** The toolsets a record's contributions touch (for targeted invalidation). */
+/** The toolsets a record's contributions touch, its home toolset included (for targeted invalidation). */
 export function toolsetsTouchedBy(record: ExtensionRecord): Set<string> {
-  const home = homeToolsetOf(record);
-  const offer = currentOffer(record);
-  const touched = new Set<string>(offer.toolsets.map((t) => t.name));
-  touched.add(home);
-  for (const list of [offer.tools, offer.resources, offer.resourceTemplates, offer.prompts] as Array<Array<{ toolset?: string }>>) {
-    for (const item of list) touched.add(item.toolset ?? home);
-  }
+  const touched = new Set<string>([homeToolsetOf(record)]);
+  forEachContribution(record, (toolset) => touched.add(toolset));
   return touched;
 }

@@ -7,6 +7,8 @@ import { existsSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { compareNames } from "../../compare.js";
+import { describeValue } from "../../describe-value.js";
 import { McpHostError } from "../../errors.js";
 import type { McpHostErrorCode } from "../../errors.js";
 import { workspaceDirs } from "./discover-workspaces.js";
@@ -52,18 +54,6 @@ interface PackageInfo {
   json: Record<string, unknown>;
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return value.length === 0 ? "an empty string" : `the string ${JSON.stringify(value)}`;
-  if (typeof value === "object") return "an object";
-  return `${typeof value === "number" ? "the number" : `a ${typeof value}`} ${String(value)}`;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -96,7 +86,7 @@ class Discovery {
       return undefined;
     }
     if (!isRecord(json)) {
-      this.fail("EXTENSION_INVALID", fallbackName, `package "${fallbackName}"`, `package "${fallbackName}": ${file} must hold a JSON object, got ${describe(json)}; fix the file.`);
+      this.fail("EXTENSION_INVALID", fallbackName, `package "${fallbackName}"`, `package "${fallbackName}": ${file} must hold a JSON object, got ${describeValue(json)}; fix the file.`);
       return undefined;
     }
     const name = typeof json.name === "string" && json.name.length > 0 ? json.name : fallbackName;
@@ -113,11 +103,11 @@ class Discovery {
     if (typeof field === "string") this.addEntry(pkg, "mcpExtensions", field, undefined);
     else if (Array.isArray(field)) field.forEach((path, i) => this.addEntry(pkg, `mcpExtensions[${i}]`, path, undefined));
     else if (isRecord(field)) {
-      for (const [name, path] of Object.entries(field).sort(([a], [b]) => compare(a, b))) {
+      for (const [name, path] of Object.entries(field).sort(([a], [b]) => compareNames(a, b))) {
         if (name.trim().length === 0) this.malformed(pkg, "mcpExtensions", `has the key ${JSON.stringify(name)}, but each key is the extension's name; give it a name`);
         else this.addEntry(pkg, `mcpExtensions.${name}`, path, name);
       }
-    } else this.malformed(pkg, "mcpExtensions", `is ${describe(field)}; expected a path like "./dist/extension.js", a list of paths, or an object of name → path`);
+    } else this.malformed(pkg, "mcpExtensions", `is ${describeValue(field)}; expected a path like "./dist/extension.js", a list of paths, or an object of name → path`);
   }
 
   private malformed(pkg: PackageInfo, field: string, problem: string, name = pkg.name): void {
@@ -128,13 +118,13 @@ class Discovery {
   private addEntry(pkg: PackageInfo, field: string, path: unknown, declaredName: string | undefined): void {
     const name = declaredName ?? pkg.name;
     if (typeof path !== "string" || path.trim().length === 0) {
-      this.malformed(pkg, field, `is ${describe(path)}; expected a path relative to the package, like "./dist/extension.js"`, name);
+      this.malformed(pkg, field, `is ${describeValue(path)}; expected a path relative to the package, like "./dist/extension.js"`, name);
       return;
     }
     const entry = resolve(pkg.dir, path);
     const inside = relative(pkg.dir, entry);
     if (isAbsolute(path) || inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-      this.malformed(pkg, field, `is ${describe(path)}, which is not inside the package; use a relative path to a file in the package folder`, name);
+      this.malformed(pkg, field, `is ${describeValue(path)}, which is not inside the package; use a relative path to a file in the package folder`, name);
       return;
     }
     const shown = `./${inside.split(sep).join("/")}`;
@@ -169,7 +159,7 @@ function resolvePackageDir(cwd: string, dependency: string): string | undefined 
 async function visitDependencies(discovery: Discovery, root: PackageInfo, cwd: string): Promise<void> {
   const regular = isRecord(root.json.dependencies) ? Object.keys(root.json.dependencies) : [];
   const optional = new Set(isRecord(root.json.optionalDependencies) ? Object.keys(root.json.optionalDependencies) : []);
-  for (const dependency of [...new Set([...regular, ...optional])].sort(compare)) {
+  for (const dependency of [...new Set([...regular, ...optional])].sort(compareNames)) {
     const source = `package "${root.name}" dependency "${dependency}"`;
     if (!PACKAGE_NAME.test(dependency)) {
       discovery.fail("EXTENSION_INVALID", dependency, source, `${source}: ${JSON.stringify(dependency)} is not a valid package name; fix the dependencies in ${join(root.dir, "package.json")}.`);
@@ -199,7 +189,7 @@ async function visitWorkspaces(discovery: Discovery, root: PackageInfo): Promise
 }
 
 function byPackageThenEntry(a: DiscoveredExtension, b: DiscoveredExtension): number {
-  return compare(a.packageName, b.packageName) || compare(a.entry, b.entry) || compare(a.declaredName ?? "", b.declaredName ?? "") || compare(a.packageDir, b.packageDir);
+  return compareNames(a.packageName, b.packageName) || compareNames(a.entry, b.entry) || compareNames(a.declaredName ?? "", b.declaredName ?? "") || compareNames(a.packageDir, b.packageDir);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { compareNames } from "../../compare.js";
 import { McpHostError, isMcpHostError, messageOf } from "../../errors.js";
 import type { McpHostErrorCode } from "../../errors.js";
 import { createLogger } from "../../logger.js";
@@ -52,10 +53,6 @@ class EntryFailure extends Error {
 }
 
 const FIX_MODULE = "fix the module (the error's cause has the stack), or remove it from the package's mcpExtensions field";
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function exportsOf(module: Record<string, unknown>): Exported[] {
   if (module.default !== undefined) return [{ label: "default export", value: module.default, inArray: false }];
@@ -166,8 +163,8 @@ function optionsFor(entry: DiscoveredExtension, all: Record<string, Record<strin
  */
 export function sortLoadResult(result: LoadResult): LoadResult {
   return {
-    extensions: [...result.extensions].sort((a, b) => compare(a.extension.name, b.extension.name) || compare(a.source, b.source)),
-    failures: [...result.failures].sort((a, b) => compare(a.name, b.name) || compare(a.source, b.source)),
+    extensions: [...result.extensions].sort((a, b) => compareNames(a.extension.name, b.extension.name) || compareNames(a.source, b.source)),
+    failures: [...result.failures].sort((a, b) => compareNames(a.name, b.name) || compareNames(a.source, b.source)),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { extensionError, messageOf } from "../../errors.js";
+import { raceTimeout, type RaceOutcome } from "../../timeout.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables, CompiledTool } from "../build/build-tables.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
@@ -27,21 +28,14 @@ function unknownTool(name: string, tables: BuildTables): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". Available: ${shown}. A tool outside this URL's toolsets is not callable here.`, { requested: name });
 }
 
-async function runWithTimeout(tool: CompiledTool, run: (signal: AbortSignal) => Promise<unknown>, parent: AbortSignal, timeoutMs: number): Promise<{ timedOut: true } | { timedOut: false; value: unknown }> {
+/** Runs the handler with a signal that the caller's cancellation and the tool's own budget both abort. */
+async function runWithTimeout(tool: CompiledTool, run: (signal: AbortSignal) => Promise<unknown>, parent: AbortSignal, timeoutMs: number): Promise<RaceOutcome<unknown>> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent.reason);
   parent.addEventListener("abort", onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<{ timedOut: true }>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`));
-      resolve({ timedOut: true });
-    }, timeoutMs);
-  });
   try {
-    return await Promise.race([run(controller.signal).then((value) => ({ timedOut: false as const, value })), expiry]);
+    return await raceTimeout(run(controller.signal), timeoutMs, () => controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`)));
   } finally {
-    clearTimeout(timer);
     parent.removeEventListener("abort", onAbort);
   }
 }
@@ -72,13 +66,15 @@ export async function callTool(
   const validated = await tool.input.validate(params.arguments ?? {});
   if (!validated.ok) return errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`);
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
-  const logger = deps.logger.child(tool.extension);
+  // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
+  const handlerLogger = deps.logger.child(tool.extension);
+  const about = { extension: tool.extension, tool: tool.name };
   let outcome;
   try {
     outcome = await runWithTimeout(
       tool,
       async (signal) => {
-        const base = requestContext({ sdk, server, info, extension: tool.extension, toolset: tool.toolset, signal, logger });
+        const base = requestContext({ sdk, server, info, extension: tool.extension, toolset: tool.toolset, signal, logger: handlerLogger });
         return tool.handler(validated.value as Record<string, unknown>, toolContext(base, tool.rawName, sdk));
       },
       sdk.mcpReq.signal,
@@ -86,18 +82,18 @@ export async function callTool(
     );
   } catch (error) {
     const failure = extensionError("TOOL_HANDLER_FAILED", tool.extension, `tool "${tool.name}" threw`, error);
-    logger.warn(failure.message, { code: failure.code, tool: tool.name });
+    deps.logger.warn(failure.message, { code: failure.code, ...about });
     return errorResult(messageOf(error));
   }
   if (outcome.timedOut) {
-    logger.warn(`tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", tool: tool.name });
+    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...about });
     return errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`);
   }
   const value = outcome.value;
   // The state of an input request goes through the client: sign it now; the SDK verifies it on the retry.
   if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, sdk);
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
-    logger.warn(`tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", tool: tool.name });
+    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", ...about });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
   const checked = await checkOutput(tool, value as CallToolResult);

@@ -5,7 +5,8 @@
  * so handlers read back exactly what they returned — or the retry is refused with -32602.
  */
 import { randomBytes } from "node:crypto";
-import { createRequestStateCodec, type InputRequiredResult, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
+import { createRequestStateCodec, inputRequired, type InputRequest, type InputRequiredResult, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
+import { isStandardSchema } from "../../extension/schema-types.js";
 
 export type RequestStateSealer = RequestStateCodec<unknown>;
 
@@ -27,12 +28,33 @@ export function isInputRequired(value: unknown): value is InputRequiredResult {
 }
 
 /**
- * Signs the state of an `inputRequired(...)` result on its way out (the SDK verifies it on the retry); any other
- * result passes unchanged.
+ * A form elicitation built with the root's `inputRequired.elicit` may carry a zod schema: the SDK's own builder
+ * converts it to the flat JSON Schema the protocol allows, and refuses what it cannot express.
+ */
+function normalizeRequests(value: InputRequiredResult): InputRequiredResult {
+  const requests = value.inputRequests as Record<string, InputRequest> | undefined;
+  if (requests === undefined) return value;
+  let changed = false;
+  const normalized: Record<string, InputRequest> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    const params = (request as { params?: { requestedSchema?: unknown } }).params;
+    if (request.method === "elicitation/create" && isStandardSchema(params?.requestedSchema)) {
+      normalized[key] = inputRequired.elicit(params as Parameters<typeof inputRequired.elicit>[0]) as InputRequest;
+      changed = true;
+    } else normalized[key] = request;
+  }
+  return changed ? ({ ...value, inputRequests: normalized } as InputRequiredResult) : value;
+}
+
+/**
+ * Readies an `inputRequired(...)` result to leave: its requests normalized, its state signed (the SDK verifies it
+ * on the retry). Any other result passes unchanged.
  * @example
  * return sealOutgoing(sealer, await handler(args, ctx), sdk);
  */
 export async function sealOutgoing<T>(sealer: RequestStateSealer, value: T, sdk: ServerContext): Promise<T> {
-  if (!isInputRequired(value) || value.requestState === undefined) return value;
-  return { ...value, requestState: await sealer.mint(value.requestState, sdk) };
+  if (!isInputRequired(value)) return value;
+  const normalized = normalizeRequests(value);
+  if (normalized.requestState === undefined) return normalized as T;
+  return { ...normalized, requestState: await sealer.mint(normalized.requestState, sdk) } as T;
 }

@@ -15,6 +15,7 @@ import {
   type Resource,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { isRequestError, type RequestError } from "../../extension/request-errors.js";
 import type { CompleteFn } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables } from "../build/build-tables.js";
@@ -23,7 +24,7 @@ import { requestContext, type ServeRequestInfo } from "./request-context.js";
 import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
 
 /** What every per-request server of one build shares. */
-export interface ServerCore {
+export interface ProtocolCore {
   name: string;
   version: string;
   instructions: string | undefined;
@@ -44,26 +45,33 @@ export const SERVER_CAPABILITIES = {
 
 const MAX_COMPLETIONS = 100;
 
+/** The protocol error a handler's deliberate `invalidParams` / `resourceNotFound` stands for. */
+function protocolErrorOf(error: RequestError): ProtocolError {
+  if (error.kind === "resource_not_found") return new ResourceNotFoundError(error.uri ?? "", error.message);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
+}
+
 /**
  * Runs an extension's resource, template or prompt handler. A ProtocolError (e.g. ResourceNotFoundError) is the
  * extension speaking to the client and passes through; anything else is a bug: logged with the extension and
  * what it was doing, answered with -32603 and nothing internal.
  */
-async function guarded<T>(core: ServerCore, owner: { extension: string }, what: string, run: () => T | Promise<T>): Promise<T> {
+async function guarded<T>(core: ProtocolCore, owner: { extension: string }, what: string, run: () => T | Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
+    if (isRequestError(error)) throw protocolErrorOf(error);
     core.logger.error(`[extension ${owner.extension}] ${what} failed: ${(error as Error)?.message ?? String(error)}`, { extension: owner.extension });
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in extension "${owner.extension}" while handling ${what}`);
   }
 }
 
-function contextFor(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
+function contextFor(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
   return requestContext({ sdk, server, info, extension: owner.extension, toolset: owner.toolset, signal: sdk.mcpReq.signal, logger: core.logger.child(owner.extension) });
 }
 
-async function listResources(core: ServerCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
+async function listResources(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
   const listed: Resource[] = [...core.tables.resources];
   for (const template of core.tables.templateList) {
     if (typeof template.spec.list !== "function") continue;
@@ -79,7 +87,7 @@ async function listResources(core: ServerCore, server: Server, info: ServeReques
   return listed;
 }
 
-async function readResource(core: ServerCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult | InputRequiredResult> {
+async function readResource(core: ProtocolCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult | InputRequiredResult> {
   const direct = core.tables.resourceByUri.get(uri);
   if (direct) return sealOutgoing(core.requestState, await guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct))), sdk);
   for (const template of core.tables.templateList) {
@@ -92,7 +100,7 @@ async function readResource(core: ServerCore, server: Server, info: ServeRequest
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }
 
-async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult | InputRequiredResult> {
+async function getPrompt(core: ProtocolCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult | InputRequiredResult> {
   const prompt = core.tables.promptByName.get(name);
   if (!prompt) {
     const available = core.tables.prompts.map((p) => p.name).join(", ") || "none on this selection";
@@ -105,7 +113,7 @@ async function getPrompt(core: ServerCore, server: Server, info: ServeRequestInf
   return sealOutgoing(core.requestState, await guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt))), sdk);
 }
 
-async function complete(core: ServerCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
+async function complete(core: ProtocolCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
   const owner = params.ref.type === "ref/prompt" ? core.tables.promptByName.get(params.ref.name ?? "") : params.ref.type === "ref/resource" ? core.tables.templateByUriTemplate.get(params.ref.uri ?? "") : undefined;
   const fn: CompleteFn | undefined = owner?.spec.complete?.[params.argument.name];
   if (!owner || !fn) return { completion: { values: [], hasMore: false } };
@@ -114,7 +122,7 @@ async function complete(core: ServerCore, params: { ref: { type: string; name?: 
 }
 
 /** A view of the current core whose `tables` are read at each access. */
-function lazyCore(source: () => ServerCore): ServerCore {
+function lazyCore(source: () => ProtocolCore): ProtocolCore {
   const first = source();
   return {
     name: first.name,
@@ -133,7 +141,7 @@ function lazyCore(source: () => ServerCore): ServerCore {
  * @example
  * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
  */
-export function createSdkServer(coreOrSource: ServerCore | (() => ServerCore), info: ServeRequestInfo): Server {
+export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore), info: ServeRequestInfo): Server {
   // A legacy session reads its core through a function, so a list change can rebind it to the new build.
   const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
   const core = lazyCore(source);

@@ -7,6 +7,7 @@ import type { ExtensionContext, McpExtension } from "../../../src/extension/type
 import type { McpHost, OfferChange } from "../../../src/host/host.js";
 import type { ServerFactory } from "../../../src/host/built-server.js";
 import { build, deferred, held, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { compiledOf } from "../../../src/host/built-server.js";
 
 /** Two toolsets, neither on by default, so a query names exactly what is active. */
 function pair(): McpExtension[] {
@@ -41,7 +42,7 @@ describe("build: one build per sorted active set", () => {
     for (const built of builds) {
       assert.equal(built.key, "a,b");
       assert.equal(built.server, builds[0]!.server);
-      assert.equal(built.core, builds[0]!.core);
+      assert.equal(compiledOf(built), compiledOf(builds[0]!));
       assert.deepEqual(built.toolNames, ["a_tool", "b_tool", "list_server_toolsets"]);
     }
     assert.deepEqual(keys, ["a,b"]);
@@ -51,7 +52,7 @@ describe("build: one build per sorted active set", () => {
     ({ host } = await startedHost(pair()));
     const ab = await build(host, "a&b");
     const a = await build(host, "a");
-    assert.notEqual(a.core, ab.core);
+    assert.notEqual(compiledOf(a), compiledOf(ab));
     assert.deepEqual(a.toolNames, ["a_tool", "list_server_toolsets"]);
   });
 
@@ -65,9 +66,9 @@ describe("build: one build per sorted active set", () => {
     assert.deepEqual(stale.unknown, ["nosuch"]);
     assert.deepEqual(cleanAgain.unknown, []);
     assert.deepEqual(other.unknown, ["elsewhere"]);
-    assert.equal(stale.core, clean.core);
-    assert.equal(cleanAgain.core, clean.core);
-    assert.equal(other.core, clean.core);
+    assert.equal(compiledOf(stale), compiledOf(clean));
+    assert.equal(compiledOf(cleanAgain), compiledOf(clean));
+    assert.equal(compiledOf(other), compiledOf(clean));
   });
 
   it("keeps the revision when a request is answered from the cache", async () => {
@@ -88,7 +89,7 @@ describe("build: one build per sorted active set", () => {
     const builds = await Promise.all(Array.from({ length: 20 }, (_, i) => build(host!, i % 2 === 0 ? "a&b" : "b,a")));
     assert.deepEqual(keys, ["a,b"]);
     assert.equal(onServerCalls, 1);
-    assert.ok(builds.every((b) => b.core === builds[0]!.core));
+    assert.ok(builds.every((b) => compiledOf(b) === compiledOf(builds[0]!)));
   });
 });
 
@@ -101,7 +102,7 @@ describe("build: forgetBuilt()", () => {
     host.forgetBuilt();
     assert.equal(host.revision, revision + 1);
     const after = await build(host, "a&b");
-    assert.notEqual(after.core, before.core);
+    assert.notEqual(compiledOf(after), compiledOf(before));
     assert.notEqual(after.server, before.server);
     assert.equal(after.revision, revision + 1);
     assert.equal(before.revision, revision);
@@ -116,11 +117,11 @@ describe("build: the cache is bounded", () => {
     ({ host } = await startedHost(pair(), { serverFactory: factory, maxBuilds: 2 }));
     const a = await build(host, "a");
     const b = await build(host, "b");
-    assert.equal((await build(host, "a")).core, a.core); // a is now the most recently used
+    assert.equal(compiledOf(await build(host, "a")), compiledOf(a)); // a is now the most recently used
     await build(host, "c"); // evicts b
-    assert.equal((await build(host, "a")).core, a.core);
+    assert.equal(compiledOf(await build(host, "a")), compiledOf(a));
     const bAgain = await build(host, "b"); // rebuilt; evicts c
-    assert.notEqual(bAgain.core, b.core);
+    assert.notEqual(compiledOf(bAgain), compiledOf(b));
     assert.deepEqual(bAgain.toolNames, b.toolNames);
     assert.deepEqual(keys, ["a", "b", "c", "b"]);
   });
@@ -153,9 +154,9 @@ describe("build: invalidation when an extension changes its offer", () => {
     const unrelatedAfter = await build(host, "b");
     const dynAfter = await build(host, "dyn");
     const mixedAfter = await build(host, "a&dyn");
-    assert.equal(unrelatedAfter.core, unrelated.core);
-    assert.notEqual(dynAfter.core, dynBuild.core);
-    assert.notEqual(mixedAfter.core, mixed.core);
+    assert.equal(compiledOf(unrelatedAfter), compiledOf(unrelated));
+    assert.notEqual(compiledOf(dynAfter), compiledOf(dynBuild));
+    assert.notEqual(compiledOf(mixedAfter), compiledOf(mixed));
     assert.deepEqual(dynBuild.toolNames, ["dyn_first", "list_server_toolsets"]);
     assert.deepEqual(dynAfter.toolNames, ["dyn_first", "dyn_later", "list_server_toolsets"]);
     assert.deepEqual(mixedAfter.toolNames, ["a_tool", "dyn_first", "dyn_later", "list_server_toolsets"]);
@@ -214,8 +215,8 @@ describe("build: invalidation when an extension changes its offer", () => {
     const change = await held(seen.promise);
     assert.deepEqual(change.toolsets, ["right"]);
     assert.deepEqual(change.keys, ["right"]);
-    assert.equal((await build(host, "only=left")).core, left.core);
-    assert.notEqual((await build(host, "only=right")).core, right.core);
+    assert.equal(compiledOf(await build(host, "only=left")), compiledOf(left));
+    assert.notEqual(compiledOf(await build(host, "only=right")), compiledOf(right));
     assert.deepEqual((await build(host, "only=right")).toolNames, ["list_server_toolsets", "right_more", "right_tool"]);
   });
 
@@ -251,7 +252,7 @@ describe("add() after start", () => {
     assert.equal(setups, 1);
     assert.ok(host.revision > revision);
     const after = await build(host, "");
-    assert.notEqual(after.core, before.core);
+    assert.notEqual(compiledOf(after), compiledOf(before));
     assert.deepEqual(before.toolNames, ["first_tool", "list_server_toolsets"]);
     assert.deepEqual(after.toolNames, ["first_tool", "late_tool", "list_server_toolsets"]);
     assert.deepEqual(host.extensionStatuses(), [

@@ -8,6 +8,7 @@ import type { McpHost } from "../../../src/host/host.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import { connectInProcess } from "../../helpers/in-process.js";
 import { build, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { compiledOf } from "../../../src/host/built-server.js";
 
 function lazyDeployment() {
   const seen = { setups: 0, onServerKeys: [] as string[] };
@@ -60,7 +61,7 @@ describe("onToolset activation", () => {
     const woken = await Promise.all([build(host, "lazy"), build(host, "lazy"), build(host, "toolsets=lazy")]);
     assert.equal(seen.setups, 1);
     assert.ok(host.revision > revision);
-    assert.ok(woken.every((b) => b.core === woken[0]!.core));
+    assert.ok(woken.every((b) => compiledOf(b) === compiledOf(woken[0]!)));
     assert.deepEqual(woken[0]!.toolNames, ["lazy_tool", "list_server_toolsets", "plain_tool"]);
     assert.equal(woken[0]!.instructions, "## Lazy\n\nLazy things.");
     await build(host, "only=lazy");
@@ -68,7 +69,7 @@ describe("onToolset activation", () => {
     assert.equal(seen.setups, 1);
     assert.deepEqual((await host.describe(parseSelection(""))).extensions.find((e) => e.name === "lazy")?.status, "ready");
     // The default selection does not include `lazy`: waking drops only the builds with its toolsets.
-    assert.equal((await build(host, "")).core, before.core);
+    assert.equal(compiledOf(await build(host, "")), compiledOf(before));
     assert.deepEqual(before.toolNames, ["list_server_toolsets", "plain_tool"]);
   });
 

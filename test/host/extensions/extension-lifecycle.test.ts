@@ -75,7 +75,7 @@ describe("setup that fails", () => {
       assert.deepEqual(answer.active, ["bystander", "fragile"]);
       assert.deepEqual(answer.tools, ["bystander_tool", "list_server_toolsets"]);
       assert.deepEqual(
-        logsWithCode(records, code).map((r) => ({ level: r.level, message: r.message, extension: r.prefix.at(-1) })),
+        logsWithCode(records, code).map((r) => ({ level: r.level, message: r.message, extension: r.data?.["extension"] })),
         [{ level: "error", message, extension: "fragile" }],
       );
       await assertBystanderServes();
@@ -171,7 +171,7 @@ describe("using the host outside start..stop", () => {
     ({ host } = await startedHost([bystander]));
     await assert.rejects(host.start(), (e: unknown) => {
       assert.ok(isMcpHostError(e, "ALREADY_STARTED"));
-      assert.equal(e.message, 'host "test-host" is already started; call stop() before starting it again');
+      assert.equal(e.message, 'host "test-host" is already started; make a new host with buildHost() to start again');
       return true;
     });
     await assertBystanderServes();

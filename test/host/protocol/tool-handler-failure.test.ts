@@ -59,7 +59,7 @@ for (const era of ["legacy", "modern"] as const) {
         await close();
       }
       assert.deepEqual(
-        logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => ({ level: r.level, extension: r.prefix.at(-1), message: r.message, tool: r.data?.["tool"] })),
+        logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => ({ level: r.level, extension: r.data?.["extension"], message: r.message, tool: r.data?.["tool"] })),
         [{ level: "warn", extension: "flaky", message: '[extension flaky] tool "fragile" threw: the disk is full', tool: "fragile" }],
       );
     });
@@ -76,8 +76,8 @@ for (const era of ["legacy", "modern"] as const) {
         await close();
       }
       assert.deepEqual(
-        logsWithCode(records, "TOOL_TIMEOUT").map((r) => ({ extension: r.prefix.at(-1), message: r.message, tool: r.data?.["tool"] })),
-        [{ extension: "sluggish", message: 'tool "slow" timed out after 50 ms', tool: "slow" }],
+        logsWithCode(records, "TOOL_TIMEOUT").map((r) => ({ extension: r.data?.["extension"], message: r.message, tool: r.data?.["tool"] })),
+        [{ extension: "sluggish", message: '[extension sluggish] tool "slow" timed out after 50 ms', tool: "slow" }],
       );
     });
 
@@ -107,7 +107,7 @@ for (const era of ["legacy", "modern"] as const) {
       } finally {
         await close();
       }
-      assert.deepEqual(logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => r.prefix.at(-1)), ["sloppy"]);
+      assert.deepEqual(logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => r.data?.["extension"]), ["sloppy"]);
     });
   });
 }

@@ -8,6 +8,7 @@ import type { McpHost } from "../../../src/host/host.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import { connectInProcess } from "../../helpers/in-process.js";
 import { build, callOk, deferred, startedHost, textTool, toolNames } from "../../fixtures/extensions/kit.js";
+import { compiledOf } from "../../../src/host/built-server.js";
 
 const HOW_TO_SELECT = "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
 
@@ -33,7 +34,7 @@ for (const era of ["legacy", "modern"] as const) {
       const plain = await connectInProcess(host, "benchmarks", { era });
       try {
         // Both connections share one cached build (same active set); only `unknown` differs.
-        assert.equal((await build(host, "nosuch&benchmarks")).core, (await build(host, "benchmarks")).core);
+        assert.equal(compiledOf(await build(host, "nosuch&benchmarks")), compiledOf(await build(host, "benchmarks")));
         const withUnknown = await asked.client.callTool({ name: "list_server_toolsets", arguments: {} });
         const expected = { ...(await host.describe(parseSelection("nosuch&benchmarks"))), how_to_select: HOW_TO_SELECT };
         assert.equal(withUnknown.isError, undefined);
@@ -88,7 +89,7 @@ describe("list_server_toolsets: options and shadowing", () => {
     ({ host } = await startedHost([...extensions(), { name: "dyn", toolsets: [{ name: "dyn", default: false }], setup: (ctx) => captured.resolve(ctx) }]));
     const cached = await build(host, "benchmarks");
     (await captured.promise).addToolset({ name: "later", title: "Later", default: false });
-    assert.equal((await build(host, "benchmarks")).core, cached.core); // an unrelated change keeps the build
+    assert.equal(compiledOf(await build(host, "benchmarks")), compiledOf(cached)); // an unrelated change keeps the build
     const { client, close } = await connectInProcess(host, "benchmarks");
     try {
       const answer = await client.callTool({ name: "list_server_toolsets", arguments: {} });

@@ -1,0 +1,43 @@
+/**
+ * The `mcp-host/host` entry, for deployments and for extension authors' in-process tests: build a host from
+ * extensions, select and build toolsets, serve them over HTTP. It loads the MCP server SDK and express; the
+ * contract an extension codes against stays in the root entry (`mcp-host`). Exactly what is exported here, by name.
+ */
+export { buildHost } from "./host/build-host.js";
+export type { HostInput } from "./host/build-host.js";
+export { McpHost } from "./host/host.js";
+export type { OfferChange, OfferedTool, HostContents } from "./host/host.js";
+export type { HostOptions } from "./host/host-options.js";
+export type { BuiltServer, ServerFactory, ServerFactoryParts, NodeHandler } from "./host/built-server.js";
+export type { HostDescription, ToolsetDescription, ExtensionDescription, UnavailableDescription } from "./host/describe.js";
+export type { ExtensionStatus } from "./host/extensions/extension-record.js";
+export type { DeclaredToolset } from "./host/extensions/toolset-catalog.js";
+export type { ServeRequestInfo } from "./host/protocol/request-context.js";
+export {
+  parseSelection,
+  isEmptySelection,
+  resolveSelection,
+  selectionKey,
+  selectionFromRequest,
+  formatSelection,
+  assertNoUnknownToolsets,
+} from "./host/selection.js";
+export type { Selection, ParseSelectionOptions, SelectionSource } from "./host/selection.js";
+export { discoverExtensions } from "./host/loading/discover.js";
+export type { DiscoveredExtension, ExtensionLoadFailure } from "./host/loading/discover.js";
+export { loadDiscovered } from "./host/loading/load.js";
+export type { LoadResult, LoadedExtension } from "./host/loading/load.js";
+export { loadExtensions, extensionNamesFromEnv } from "./host/loading/load-extensions.js";
+export type { LoadExtensionsOptions } from "./host/loading/load-extensions.js";
+
+export { createHostApp } from "./http/app.js";
+export type { HostApp } from "./http/app.js";
+export { listenHost } from "./http/listen.js";
+export type { ListenOptions, ListeningHost } from "./http/listen.js";
+export type { HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "./http/http-options.js";
+export { healthOf } from "./http/health.js";
+export type { Health } from "./http/health.js";
+
+export { cleanName, qualifiedName } from "./names.js";
+// SDK errors a handler may also throw directly (the root's invalidParams / resourceNotFound are the light form).
+export { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";

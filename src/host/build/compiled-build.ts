@@ -1,0 +1,82 @@
+/**
+ * Compiling one active set into a build (DESIGN.md §7): gather the ready extensions' contributions to the
+ * active toolsets, let participants edit the draft (`onServer`), compile names, wire lists and validators once,
+ * add `list_server_toolsets`, and let the deployment's serverFactory wrap the selection's handler. The result is
+ * frozen and shared by every request with the same key.
+ */
+import type { Logger } from "../../logger.js";
+import type { NodeHandler, ServerFactory } from "../built-server.js";
+import type { HostDescription } from "../describe.js";
+import type { ExtensionRecord } from "../extensions/extension-record.js";
+import type { RequestStateSealer } from "../protocol/request-state.js";
+import type { ProtocolCore } from "../protocol/sdk-server.js";
+import { toolsetsTool, TOOLSETS_TOOL_NAME } from "../protocol/toolsets-tool.js";
+import { compileTables, type CompiledTool } from "./build-tables.js";
+import { runOnServerHooks } from "./draft.js";
+import { gatherContents } from "./gather.js";
+
+/** One compiled build: what every request for its active set shares. */
+export interface CompiledBuild {
+  /** The active toolsets joined by commas (names never contain one); for logs and `ServerDraft.key`. */
+  readonly key: string;
+  /** The active toolsets, sorted: the build's identity. */
+  readonly toolsets: readonly string[];
+  readonly revision: number;
+  readonly toolNames: readonly string[];
+  readonly instructions: string | undefined;
+  /** What the serverFactory made for this selection. */
+  readonly server: NodeHandler;
+  /** The tables and settings every per-request SDK server of this build reads. */
+  readonly protocol: ProtocolCore;
+}
+
+/** What compiling needs from the host. */
+export interface CompileInput {
+  records: readonly ExtensionRecord[];
+  active: readonly string[];
+  key: string;
+  revision: number;
+  name: string;
+  version: string;
+  instructions: string | undefined;
+  logger: Logger;
+  toolTimeoutMs: number;
+  toolsetsTool: boolean;
+  requestState: RequestStateSealer;
+  serverFactory: ServerFactory | undefined;
+  /** The selection's MCP handler, as the host forwards it to whatever serves it. */
+  handler: NodeHandler;
+  /** Reads the host's description at call time (for `list_server_toolsets`). */
+  describe(active: readonly string[], unknown: readonly string[], tools: readonly string[]): HostDescription;
+}
+
+/**
+ * @example
+ * const build = compileBuild({ records, active: ["time"], key: "time", revision: 3, … });
+ */
+export function compileBuild(input: CompileInput): CompiledBuild {
+  const logger = input.logger.child(`build ${input.key || "(none)"}`);
+  const contents = gatherContents(input.records, new Set(input.active), logger);
+  const draft = runOnServerHooks(contents, input.instructions, input.key, input.active, logger);
+  let toolNames: string[] = [];
+  const extra: CompiledTool[] = [];
+  // Declared toolsets are read when the tool is called, as describe() reads them: a build of an unrelated toolset
+  // survives another extension's offer change, and must not report the catalog as it was when it was built.
+  if (input.toolsetsTool && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME)) {
+    extra.push(toolsetsTool((active, unknown) => input.describe(active, unknown, toolNames)));
+  }
+  const tables = compileTables(draft, logger, extra);
+  toolNames = tables.tools.map((t) => t.name);
+  const protocol: ProtocolCore = {
+    name: input.name,
+    version: input.version,
+    instructions: draft.instructions,
+    tables,
+    logger: input.logger,
+    toolTimeoutMs: input.toolTimeoutMs,
+    requestState: input.requestState,
+  };
+  const factory = input.serverFactory ?? ((parts) => parts.handler);
+  const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });
+  return Object.freeze({ key: input.key, toolsets: [...input.active], revision: input.revision, toolNames, instructions: draft.instructions, server, protocol });
+}

@@ -1,0 +1,104 @@
+/**
+ * Serving the 2025 era over HTTP with sessions (DESIGN.md §8, `http.legacy: stateful`): an `initialize` opens a
+ * session bound to its selection's build; later requests carry `Mcp-Session-Id` and reach that session's
+ * transport. A session that belongs to another selection, an unknown session, or a request without one gets a
+ * JSON-RPC error that says what to do.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextprotocol/node";
+import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
+import type { Logger } from "../logger.js";
+import { createSdkServer } from "../host/protocol/sdk-server.js";
+import { selectionKey } from "../host/selection.js";
+import type { HostServing } from "../host/serving-port.js";
+import { bodyOf, header, looksModern } from "./era-sniff.js";
+import { sendJsonRpcError } from "./jsonrpc-response.js";
+import type { LegacySession, LegacySessionStore } from "./legacy-sessions.js";
+import type { RequestScope } from "./request-scope.js";
+
+/** What legacy serving shares across selections. */
+export interface LegacyServing {
+  sessions: LegacySessionStore;
+  serving: HostServing;
+  logger: Logger;
+  maxBodyBytes: number;
+}
+
+async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<void> {
+  const { sessions } = ctx;
+  if (sessions.size >= sessions.maxSessions) {
+    ctx.logger.warn(`legacy session limit (${sessions.maxSessions}) reached; refusing a new session`, { code: "HTTP_SESSION_LIMIT" });
+    sendJsonRpcError(res, 503, -32000, `Too many sessions: this server holds at most ${sessions.maxSessions} legacy (2025) sessions. End unused ones with DELETE, or retry later.`, { "retry-after": "30" });
+    return;
+  }
+  const { compiled, unknown } = scope;
+  const subscriptions = new Set<string>();
+  let session: LegacySession | undefined;
+  const transport = new NodeStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    maxRequestBodySize: ctx.maxBodyBytes,
+    onsessioninitialized: (id) => {
+      session = { id, toolsets: compiled.toolsets, unknown, transport, server, protocol: compiled.protocol, stale: false, lastSeen: sessions.clock.now(), subscriptions };
+      sessions.add(session);
+    },
+    onsessionclosed: (id) => sessions.remove(id),
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.remove(transport.sessionId);
+  };
+  const server = createSdkServer(() => session?.protocol ?? compiled.protocol, {
+    era: "legacy",
+    selection: { active: compiled.toolsets, unknown },
+    subscriptions,
+    ...(scope.authInfo ? { authInfo: scope.authInfo } : {}),
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req as never, res, bodyOf(req));
+  // An initialize the transport refused (malformed, wrong version…) made no session: nothing may linger.
+  if (!session) {
+    await transport.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+}
+
+async function continueSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, sessionId: string): Promise<void> {
+  const session = ctx.sessions.get(sessionId);
+  if (!session) {
+    sendJsonRpcError(res, 404, -32001, "Session not found: it ended or expired. Start a new session with initialize (without an Mcp-Session-Id header).");
+    return;
+  }
+  if (selectionKey(session.toolsets) !== key) {
+    sendJsonRpcError(res, 400, -32000, "This session was started on another selection of toolsets; use the URL it was started on, or start a new session.");
+    return;
+  }
+  ctx.sessions.touch(session);
+  if (session.stale) {
+    session.stale = false;
+    session.protocol = (await ctx.serving.compiled(session.toolsets)).protocol;
+  }
+  await session.transport.handleRequest(req as never, res, bodyOf(req));
+}
+
+/**
+ * Serves the request if it belongs to the 2025 era with sessions; returns false when it is for the modern path.
+ * @example
+ * if (await serveLegacy(ctx, req, res, "time,text", scope)) return;
+ */
+export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<boolean> {
+  const sessionId = header(req, "mcp-session-id");
+  if (sessionId !== undefined) {
+    await continueSession(ctx, req, res, key, sessionId);
+    return true;
+  }
+  if (req.method !== "POST") return false;
+  const body = bodyOf(req);
+  if (looksModern(req, body)) return false;
+  if (!(await isLegacyRequest(await toWebRequest(req as never, body), body, { maxRequestBodySize: ctx.maxBodyBytes }))) return false;
+  if (isInitializeRequest(body)) {
+    await openSession(ctx, req, res, scope);
+    return true;
+  }
+  sendJsonRpcError(res, 400, -32000, "Bad Request: no session. A 2025-era client must start with initialize; send Mcp-Session-Id on later requests.");
+  return true;
+}

@@ -1,0 +1,78 @@
+/**
+ * The MCP endpoint of one selection (DESIGN.md §8): both protocol eras at one URL. Modern requests go to one SDK
+ * `createMcpHandler` per selection — its own event bus, so `?only=a` listeners are not woken by other toolsets —
+ * whose factory makes a fresh low-level server over the request's build; legacy requests follow `http.legacy`
+ * (stateful sessions by default). It counts its requests in flight (listen streams included), so an idle one can
+ * be let go.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, type McpHttpHandler, type McpRequestContext } from "@modelcontextprotocol/server";
+import type { Logger } from "../logger.js";
+import { createSdkServer } from "../host/protocol/sdk-server.js";
+import type { HostServing } from "../host/serving-port.js";
+import { bodyOf } from "./era-sniff.js";
+import type { LegacyMode } from "./http-options.js";
+import { sendJsonRpcError } from "./jsonrpc-response.js";
+import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
+import { requestScope, scopeOf, type RequestScope } from "./request-scope.js";
+
+/** What every endpoint of one app shares. */
+export interface EndpointContext {
+  legacy: LegacyMode;
+  legacyServing: LegacyServing;
+  serving: HostServing;
+  logger: Logger;
+  maxBodyBytes: number;
+}
+
+export class SelectionEndpoint {
+  /** The SDK handler of the modern era; its `notify` reaches this selection's listen streams. */
+  readonly modern: McpHttpHandler;
+  private readonly modernNode: ReturnType<typeof toNodeHandler>;
+  private inFlight = 0;
+
+  constructor(
+    readonly key: string,
+    readonly toolsets: readonly string[],
+    private readonly context: EndpointContext,
+  ) {
+    this.modern = createMcpHandler((ctx) => this.modernServer(ctx), {
+      legacy: context.legacy === "stateless" ? "stateless" : "reject",
+      maxRequestBodySize: context.maxBodyBytes,
+      onerror: (error) => context.logger.debug(`selection "${key}": ${error.message}`),
+    });
+    this.modernNode = toNodeHandler(this.modern);
+  }
+
+  /** True while a request (or a long-lived stream) of this selection is being served. */
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inFlight += 1;
+    res.once("close", () => (this.inFlight -= 1));
+    const scope = scopeOf(req) ?? { compiled: await this.context.serving.compiled(this.toolsets), unknown: [] };
+    if (this.context.legacy === "stateful" && (await serveLegacy(this.context.legacyServing, req, res, this.key, scope))) return;
+    if ((req.method === "GET" || req.method === "DELETE") && this.context.legacy !== "stateless") {
+      sendJsonRpcError(res, 405, -32000, `Method not allowed: ${req.method} needs a 2025-era session (Mcp-Session-Id); the 2026-07-28 protocol uses POST only.`, { allow: "POST" });
+      return;
+    }
+    await requestScope.run(scope, () => this.modernNode(req as never, res as never, bodyOf(req)));
+  }
+
+  close(): Promise<void> {
+    return this.modern.close();
+  }
+
+  private async modernServer(ctx: McpRequestContext) {
+    const scope: RequestScope = requestScope.getStore() ?? { compiled: await this.context.serving.compiled(this.toolsets), unknown: [] };
+    const authInfo = ctx.authInfo ?? scope.authInfo;
+    return createSdkServer(scope.compiled.protocol, {
+      era: ctx.era,
+      selection: { active: scope.compiled.toolsets, unknown: scope.unknown },
+      ...(authInfo ? { authInfo } : {}),
+    });
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The serving port of one HTTP app (see src/host/serving-port.ts): the endpoint of every selection it has served,
+ * kept per selection so listen streams and legacy sessions keep hearing list changes across rebuilds, and
+ * bounded like the build cache — the least recently used idle endpoint goes first; one with a request in flight or
+ * an open stream never does. It also tells each selection's listeners what changed.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpHost, OfferChange } from "../host/host.js";
+import { selectionKey } from "../host/selection.js";
+import { OPEN_SERVING, type HostServing, type ServingPort } from "../host/serving-port.js";
+import type { Clock } from "../clock.js";
+import type { HostAppOptions } from "./http-options.js";
+import { LegacySessionStore } from "./legacy-sessions.js";
+import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
+
+export class SelectionEndpoints implements ServingPort {
+  readonly sessions: LegacySessionStore;
+  private readonly endpoints = new Map<string, SelectionEndpoint>();
+  private readonly context: EndpointContext;
+  private readonly serving: HostServing;
+  private readonly maxEndpoints: number;
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(host: McpHost, options: HostAppOptions & { clock?: Clock } = {}) {
+    const logger = host.logger.child("http");
+    this.maxEndpoints = host.options.maxBuilds ?? 256;
+    this.sessions = new LegacySessionStore({
+      idleTtlMs: options.sessionIdleTtlMs ?? 30 * 60_000,
+      maxSessions: options.maxSessions ?? 10_000,
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    this.serving = host[OPEN_SERVING](this);
+    const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.context = {
+      legacy: options.legacy ?? "stateful",
+      legacyServing: { sessions: this.sessions, serving: this.serving, logger, maxBodyBytes },
+      serving: this.serving,
+      logger,
+      maxBodyBytes,
+    };
+    this.unsubscribe = [host.onOfferChange((change) => this.offerChanged(change)), host.onResourceUpdated((uri) => this.resourceUpdated(uri))];
+  }
+
+  handle(toolsets: readonly string[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.endpointFor(toolsets).handle(req, res);
+  }
+
+  /** Ends every legacy session and modern stream, and detaches from the host. */
+  async close(): Promise<void> {
+    for (const stop of this.unsubscribe) stop();
+    this.serving.close();
+    await this.sessions.closeAll();
+    await Promise.all([...this.endpoints.values()].map((e) => e.close()));
+    this.endpoints.clear();
+  }
+
+  private endpointFor(toolsets: readonly string[]): SelectionEndpoint {
+    const key = selectionKey(toolsets);
+    const existing = this.endpoints.get(key);
+    if (existing) {
+      this.endpoints.delete(key);
+      this.endpoints.set(key, existing);
+      return existing;
+    }
+    const endpoint = new SelectionEndpoint(key, toolsets, this.context);
+    this.endpoints.set(key, endpoint);
+    this.evictIdle();
+    return endpoint;
+  }
+
+  private evictIdle(): void {
+    if (this.endpoints.size <= this.maxEndpoints) return;
+    // A legacy session does not need its endpoint (its transport lives in the session store); an open stream does.
+    for (const [key, endpoint] of this.endpoints) {
+      if (this.endpoints.size <= this.maxEndpoints) return;
+      if (endpoint.busy) continue;
+      this.endpoints.delete(key);
+      void endpoint.close();
+    }
+  }
+
+  private offerChanged(change: OfferChange): void {
+    const touched = change.toolsets ? new Set(change.toolsets) : undefined;
+    const affects = (toolsets: readonly string[]) => !touched || toolsets.some((t) => touched.has(t));
+    for (const endpoint of this.endpoints.values()) {
+      if (!affects(endpoint.toolsets)) continue;
+      endpoint.modern.notify.toolsChanged();
+      endpoint.modern.notify.promptsChanged();
+      endpoint.modern.notify.resourcesChanged();
+    }
+    for (const session of this.sessions.all()) {
+      if (!affects(session.toolsets)) continue;
+      session.stale = true;
+      void Promise.allSettled([session.server.sendToolListChanged(), session.server.sendPromptListChanged(), session.server.sendResourceListChanged()]);
+    }
+  }
+
+  private resourceUpdated(uri: string): void {
+    for (const endpoint of this.endpoints.values()) endpoint.modern.notify.resourceUpdated(uri);
+    for (const session of this.sessions.all()) {
+      if (session.subscriptions.has(uri)) void session.server.sendResourceUpdated({ uri }).catch(() => {});
+    }
+  }
+}
