@@ -63,17 +63,17 @@ export class SelectionEndpoints implements ServingPort {
       this.endpoints.set(key, existing);
       return existing;
     }
+    this.makeRoom();
     const endpoint = new SelectionEndpoint(key, toolsets, this.context);
     this.endpoints.set(key, endpoint);
-    this.evictIdle();
     return endpoint;
   }
 
-  private evictIdle(): void {
-    if (this.endpoints.size <= this.maxEndpoints) return;
+  /** Lets the least recently used idle endpoints go until one more fits (busy ones stay, even over the bound). */
+  private makeRoom(): void {
     // A legacy session does not need its endpoint (its transport lives in the session store); an open stream does.
     for (const [key, endpoint] of this.endpoints) {
-      if (this.endpoints.size <= this.maxEndpoints) return;
+      if (this.endpoints.size < this.maxEndpoints) return;
       if (endpoint.busy) continue;
       this.endpoints.delete(key);
       void endpoint.close();
