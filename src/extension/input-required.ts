@@ -5,8 +5,10 @@
  * These build plain values only, so an extension needs nothing heavier than mcp-host's root to use them; the host
  * converts a zod `requestedSchema` to JSON Schema and checks it when the result leaves.
  */
-import type { InputRequest, InputRequiredResult } from "@modelcontextprotocol/server";
+import type { CreateMessageResult, InputRequest, InputRequiredResult, Root } from "@modelcontextprotocol/server";
 import type { JsonSchemaObject, SchemaInput } from "./schema-types.js";
+
+export type { InputRequest };
 
 /** The answers a retried request carries, keyed as the handler asked. */
 export type InputResponses = Readonly<Record<string, unknown>> | undefined;
@@ -57,8 +59,8 @@ export const inputRequired = Object.assign(build, {
 export type InputResponseView =
   | { kind: "missing" }
   | { kind: "elicit"; action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }
-  | { kind: "roots"; roots: unknown[] }
-  | { kind: "sampling"; result: Record<string, unknown> };
+  | { kind: "roots"; roots: Root[] }
+  | { kind: "sampling"; result: CreateMessageResult };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -76,8 +78,8 @@ export function inputResponse(responses: InputResponses, key: string): InputResp
   if (action === "accept" || action === "decline" || action === "cancel") {
     return { kind: "elicit", action, ...(isPlainObject(entry.content) ? { content: entry.content } : {}) };
   }
-  if (Array.isArray(entry.roots)) return { kind: "roots", roots: entry.roots };
-  if (typeof entry.role === "string" && entry.content !== undefined) return { kind: "sampling", result: entry };
+  if (Array.isArray(entry.roots)) return { kind: "roots", roots: entry.roots as Root[] };
+  if (typeof entry.role === "string" && entry.content !== undefined) return { kind: "sampling", result: entry as unknown as CreateMessageResult };
   return { kind: "missing" };
 }
 

@@ -3,9 +3,9 @@
  * plus the tool whose input schema uses JSON Schema 2020-12 keywords the host must pass through untouched.
  * Scenarios: tools-call-simple-text, -image, -audio, -embedded-resource, -mixed-content, -error, json-schema-2020-12.
  */
-import type { ToolSpec } from "mcp-host";
+import { defineTool, type ToolSpec } from "mcp-host";
 import { TEST_AUDIO_BASE64, TEST_IMAGE_BASE64 } from "./fixtures.js";
-import { NO_ARGUMENTS, tool } from "./tool.js";
+import { NO_ARGUMENTS } from "./arguments.js";
 
 /**
  * The input schema of `json_schema_2020_12_tool`, as conformance 0.2.0-alpha.12 specifies it: SEP-1613's `$schema`,
@@ -33,25 +33,25 @@ export const JSON_SCHEMA_2020_12 = {
 } as const;
 
 export const contentTools: ToolSpec<any>[] = [
-  tool({
+  defineTool({
     name: "test_simple_text",
     description: "Returns one text content block.",
     inputSchema: NO_ARGUMENTS,
     handler: () => ({ content: [{ type: "text", text: "This is a simple text response for testing." }] }),
   }),
-  tool({
+  defineTool({
     name: "test_image_content",
     description: "Returns one image content block (a 1×1 PNG).",
     inputSchema: NO_ARGUMENTS,
     handler: () => ({ content: [{ type: "image", data: TEST_IMAGE_BASE64, mimeType: "image/png" }] }),
   }),
-  tool({
+  defineTool({
     name: "test_audio_content",
     description: "Returns one audio content block (a minimal WAV).",
     inputSchema: NO_ARGUMENTS,
     handler: () => ({ content: [{ type: "audio", data: TEST_AUDIO_BASE64, mimeType: "audio/wav" }] }),
   }),
-  tool({
+  defineTool({
     name: "test_embedded_resource",
     description: "Returns one embedded text resource.",
     inputSchema: NO_ARGUMENTS,
@@ -59,7 +59,7 @@ export const contentTools: ToolSpec<any>[] = [
       content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
     }),
   }),
-  tool({
+  defineTool({
     name: "test_multiple_content_types",
     description: "Returns text, an image and an embedded resource in one result.",
     inputSchema: NO_ARGUMENTS,
@@ -71,7 +71,7 @@ export const contentTools: ToolSpec<any>[] = [
       ],
     }),
   }),
-  tool({
+  defineTool({
     name: "test_error_handling",
     description: "Always fails: the host must turn the thrown error into an isError result carrying its message.",
     inputSchema: NO_ARGUMENTS,
@@ -79,7 +79,7 @@ export const contentTools: ToolSpec<any>[] = [
       throw new Error("This tool intentionally returns an error for testing");
     },
   }),
-  tool({
+  defineTool({
     name: "json_schema_2020_12_tool",
     description: "Tool with JSON Schema 2020-12 features ($schema, $defs, additionalProperties) that must reach clients unchanged (SEP-1613).",
     inputSchema: JSON_SCHEMA_2020_12,

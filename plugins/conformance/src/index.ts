@@ -4,7 +4,7 @@
  * to end — routing, both protocol eras, MRTR and its legacy shim, logging, progress, completion, subscriptions.
  * Its toolset is off by default: serve it with `?only=conformance` (see docs/conformance.md).
  */
-import type { ExtensionContext, McpExtension } from "mcp-host";
+import { defineTool, type ExtensionContext, type McpExtension } from "mcp-host";
 import { contentTools } from "./content-tools.js";
 import { inputRequiredPrompts } from "./input-required-prompts.js";
 import { inputRequiredTools } from "./input-required-tools.js";
@@ -12,7 +12,7 @@ import { interactiveTools } from "./interactive-tools.js";
 import { prompts } from "./prompts.js";
 import { dataTemplate, staticResources, type WatchedResource } from "./resources.js";
 import { WATCHED_URI } from "./fixtures.js";
-import { NO_ARGUMENTS, tool } from "./tool.js";
+import { NO_ARGUMENTS } from "./arguments.js";
 
 export const TOOLSET = "conformance";
 
@@ -24,7 +24,7 @@ export const TOOLSET = "conformance";
 export function createConformanceExtension(): McpExtension {
   const watched: WatchedResource = { text: "Watched resource content", revision: 0 };
   let context: ExtensionContext | undefined;
-  const updateWatched = tool({
+  const updateWatched = defineTool({
     name: "test_update_watched_resource",
     description: "Changes test://watched-resource and tells the clients subscribed to it (notifications/resources/updated).",
     inputSchema: NO_ARGUMENTS,

@@ -2,8 +2,7 @@
  * The MRTR prompt of input-required-result-non-tool-request: `prompts/get` answers `inputRequired(...)` with an
  * elicitation (key user_context) until the retry carries an accepted context, then the prompt.
  */
-import { acceptedContent, inputRequired } from "@modelcontextprotocol/server";
-import type { PromptSpec } from "mcp-host";
+import { acceptedContent, inputRequired, type PromptSpec } from "mcp-host";
 
 export const inputRequiredPrompts: PromptSpec[] = [
   {

@@ -7,9 +7,8 @@
  * -multiple-input-requests, -multi-round, -missing-input-response, -result-type, -tampered-state,
  * -capability-check, -ignore-extra-params, -validate-input.
  */
-import { acceptedContent, inputRequired, inputResponse, type InputRequest } from "@modelcontextprotocol/server";
-import type { RequestContext, ToolSpec } from "mcp-host";
-import { NO_ARGUMENTS, tool } from "./tool.js";
+import { acceptedContent, defineTool, type InputRequest, inputRequired, inputResponse, type RequestContext, type ToolSpec } from "mcp-host";
+import { NO_ARGUMENTS } from "./arguments.js";
 
 /** A one-field form with a required string (or boolean) field, as the scenarios spell it. */
 function form(message: string, field: string, type: "string" | "boolean" = "string"): InputRequest {
@@ -57,7 +56,7 @@ const ROUND_1 = "round-1";
 const ROUND_2 = "round-2:";
 
 export const inputRequiredTools: ToolSpec<any>[] = [
-  tool({
+  defineTool({
     name: "test_input_required_result_elicitation",
     description: "MRTR: asks for the user's name (elicitation, key user_name), then greets them.",
     inputSchema: NO_ARGUMENTS,
@@ -67,7 +66,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return text(`Hello, ${name}!`);
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_sampling",
     description: "MRTR: asks the client's model for the capital of France (sampling, key capital_question), then returns its answer.",
     inputSchema: NO_ARGUMENTS,
@@ -77,7 +76,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return text(`The model answered: ${answer}`);
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_list_roots",
     description: "MRTR: asks for the client's roots (roots/list, key client_roots), then lists them.",
     inputSchema: NO_ARGUMENTS,
@@ -87,7 +86,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return text(`Client roots: ${roots.length === 0 ? "(none)" : roots.join(", ")}`);
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_request_state",
     description: "MRTR with requestState: asks for a confirmation (key confirm) and checks the echoed state on the retry.",
     inputSchema: NO_ARGUMENTS,
@@ -99,7 +98,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return text(`state-ok: confirmation ${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_multiple_inputs",
     description: "MRTR: asks for a name (elicitation), a greeting (sampling) and the client's roots at once, with requestState.",
     inputSchema: NO_ARGUMENTS,
@@ -117,7 +116,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return text(`name=${name}; greeting=${greeting}; roots=${roots.join(", ")}`);
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_multi_round",
     description: "MRTR over three rounds: asks for a name (step1), then a favourite colour (step2), carrying the name in requestState.",
     inputSchema: NO_ARGUMENTS,
@@ -136,7 +135,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return inputRequired({ inputRequests: { step2: askColor() }, requestState: `${ROUND_2}${name}` });
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_tampered_state",
     description: "MRTR with signed requestState: a retry whose state was altered is refused by the host (-32602).",
     inputSchema: NO_ARGUMENTS,
@@ -148,7 +147,7 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       return text(`state verified; confirmation ${answer.action}`);
     },
   }),
-  tool({
+  defineTool({
     name: "test_input_required_result_capabilities",
     description: "MRTR that only asks for what the client declared: elicitation, sampling and roots, each if the capability is present.",
     inputSchema: NO_ARGUMENTS,

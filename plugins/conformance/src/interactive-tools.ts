@@ -6,11 +6,10 @@
  * Scenarios: tools-call-with-logging, -with-progress, -sampling, -elicitation, elicitation-sep1034-defaults,
  * elicitation-sep1330-enums.
  */
-import { inputRequired, inputResponse } from "@modelcontextprotocol/server";
-import type { ToolContext, ToolSpec } from "mcp-host";
+import { defineTool, inputRequired, inputResponse, type ToolContext, type ToolSpec } from "mcp-host";
 import { DEFAULTS_FORM, ENUMS_FORM, RESPONSE_FORM } from "./elicitation-forms.js";
 import { pause } from "./fixtures.js";
-import { NO_ARGUMENTS, stringArg, tool } from "./tool.js";
+import { NO_ARGUMENTS, stringArg } from "./arguments.js";
 
 const STEP_MS = 50;
 
@@ -31,7 +30,7 @@ function elicitOnce(ctx: ToolContext, message: string, requestedSchema: Record<s
 }
 
 export const interactiveTools: ToolSpec<any>[] = [
-  tool({
+  defineTool({
     name: "test_tool_with_logging",
     description: "Sends three info-level log messages to the client while it runs, ~50 ms apart.",
     inputSchema: NO_ARGUMENTS,
@@ -44,7 +43,7 @@ export const interactiveTools: ToolSpec<any>[] = [
       return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
     },
   }),
-  tool({
+  defineTool({
     name: "test_tool_with_progress",
     description: "Reports progress 0, 50 and 100 of 100 for the request's progress token, ~50 ms apart.",
     inputSchema: NO_ARGUMENTS,
@@ -57,7 +56,7 @@ export const interactiveTools: ToolSpec<any>[] = [
       return { content: [{ type: "text", text: token === undefined ? "no progress token" : String(token) }] };
     },
   }),
-  tool({
+  defineTool({
     name: "test_sampling",
     description: "Asks the client's model to answer the prompt (sampling/createMessage) and returns its answer.",
     inputSchema: { type: "object", properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } }, required: ["prompt"] },
@@ -82,19 +81,19 @@ export const interactiveTools: ToolSpec<any>[] = [
       return { content: [{ type: "text", text: `LLM response: ${text}` }] };
     },
   }),
-  tool({
+  defineTool({
     name: "test_elicitation",
     description: "Asks the user for a username and email (elicitation/create) and returns the answer.",
     inputSchema: { type: "object", properties: { message: { type: "string", description: "The message to show the user" } }, required: ["message"] },
     handler: (args, ctx) => elicitOnce(ctx, stringArg(args, "message"), RESPONSE_FORM, "User response"),
   }),
-  tool({
+  defineTool({
     name: "test_elicitation_sep1034_defaults",
     description: "Elicits a form whose string, integer, number, enum and boolean fields all have defaults (SEP-1034).",
     inputSchema: NO_ARGUMENTS,
     handler: (_args, ctx) => elicitOnce(ctx, "Please review and update the form fields with defaults", DEFAULTS_FORM, "Elicitation completed"),
   }),
-  tool({
+  defineTool({
     name: "test_elicitation_sep1330_enums",
     description: "Elicits a form with the five enum variants of SEP-1330 (untitled, titled, legacy enumNames, multi-select untitled and titled).",
     inputSchema: NO_ARGUMENTS,

@@ -3,9 +3,9 @@
  * separators and at case changes ("XMLHttpRequest" → xml, http, request) and work line by line, so a list of
  * names converts in one call; prose cases (title, sentence, upper, lower) keep the text's punctuation.
  */
+import { defineTool, jsonResult } from "mcp-host";
 import { z } from "zod";
-import { structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
+import { pureAnnotations } from "./annotations.js";
 
 export const CASES = ["camel", "pascal", "snake", "kebab", "constant", "dot", "title", "sentence", "upper", "lower"] as const;
 export type CaseName = (typeof CASES)[number];
@@ -90,7 +90,7 @@ export function changeCase(text: string, to: CaseName): string {
   }
 }
 
-export const changeCaseTool = tool({
+export const changeCaseTool = defineTool({
   name: "change_case",
   title: "Change case",
   description:
@@ -102,5 +102,5 @@ export const changeCaseTool = tool({
   }),
   outputSchema: z.object({ result: z.string() }),
   annotations: { ...pureAnnotations, title: "Change case" },
-  handler: ({ text, to }) => structured({ result: changeCase(text, to) }),
+  handler: ({ text, to }) => jsonResult({ result: changeCase(text, to) }),
 });

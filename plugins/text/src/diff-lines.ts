@@ -1,7 +1,7 @@
 /** `diff_lines`: the unified diff of two texts (JSON Schema input, structured output). */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { unifiedDiff } from "./line-diff.js";
-import { failure, structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
+import { pureAnnotations } from "./annotations.js";
 
 const MAX_LINES = 20_000;
 
@@ -41,7 +41,7 @@ interface DiffArgs {
   ignore_whitespace?: boolean;
 }
 
-export const diffLinesTool = tool({
+export const diffLinesTool = defineTool({
   name: "diff_lines",
   title: "Diff two texts",
   description:
@@ -54,7 +54,7 @@ export const diffLinesTool = tool({
     const args = raw as unknown as DiffArgs;
     for (const side of ["before", "after"] as const) {
       const lines = args[side].split("\n").length;
-      if (lines > MAX_LINES) return failure(`${side} has ${lines} lines; diff_lines compares at most ${MAX_LINES} lines per side`);
+      if (lines > MAX_LINES) return errorResult(`${side} has ${lines} lines; diff_lines compares at most ${MAX_LINES} lines per side`);
     }
     const diff = unifiedDiff(args.before, args.after, {
       context: args.context,
@@ -62,6 +62,6 @@ export const diffLinesTool = tool({
       afterLabel: args.after_label,
       ignoreWhitespace: args.ignore_whitespace,
     });
-    return structured({ ...diff });
+    return jsonResult({ ...diff });
   },
 });

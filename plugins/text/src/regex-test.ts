@@ -3,10 +3,10 @@
  * optionally the result of a replacement. The expression runs in a separate V8 context with a time limit, so a
  * pattern with catastrophic backtracking ("(a+)+$") gives a clear error instead of freezing the server.
  */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
-import { failure, structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
+import { pureAnnotations } from "./annotations.js";
 
 export const REGEX_TIME_LIMIT_MS = 1000;
 
@@ -53,7 +53,7 @@ export function runRegex(pattern: string, flags: string, text: string, options: 
   return JSON.parse(runInNewContext(SANDBOXED, sandbox, { timeout: REGEX_TIME_LIMIT_MS }) as string) as RegexOutcome;
 }
 
-export const regexTestTool = tool({
+export const regexTestTool = defineTool({
   name: "regex_test",
   title: "Test a regular expression",
   description:
@@ -74,13 +74,13 @@ export const regexTestTool = tool({
   annotations: { ...pureAnnotations, title: "Test a regular expression" },
   handler: ({ pattern, flags, text, max_matches, replace_with }) => {
     try {
-      return structured(runRegex(pattern, flags, text, { maxMatches: max_matches, replacement: replace_with }));
+      return jsonResult(runRegex(pattern, flags, text, { maxMatches: max_matches, replacement: replace_with }));
     } catch (error) {
       const { name, message, code } = error as { name?: string; message?: string; code?: string };
       if (code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-        return failure(`the pattern took longer than ${REGEX_TIME_LIMIT_MS} ms on this text and was stopped; it probably backtracks catastrophically (nested quantifiers such as (a+)+). Simplify it or anchor it.`);
+        return errorResult(`the pattern took longer than ${REGEX_TIME_LIMIT_MS} ms on this text and was stopped; it probably backtracks catastrophically (nested quantifiers such as (a+)+). Simplify it or anchor it.`);
       }
-      if (name === "SyntaxError") return failure(`${message}; check the pattern's escaping (it is written without slashes) and the flags`);
+      if (name === "SyntaxError") return errorResult(`${message}; check the pattern's escaping (it is written without slashes) and the flags`);
       throw error;
     }
   },

@@ -2,8 +2,7 @@
  * The `rewrite` prompt: asks the model to rewrite a text in a given style for a given reader, and states the
  * text's measured length, so "make it shorter" has a number to aim at.
  */
-import type { PromptSpec } from "mcp-host";
-import { invalidParams } from "./protocol-errors.js";
+import { invalidParams, type PromptSpec } from "mcp-host";
 import { textStats } from "./stats.js";
 
 export const STYLES: Readonly<Record<string, string>> = {

@@ -1,10 +1,10 @@
+import { defineTool, errorResult, jsonResult } from "mcp-host";
+import { pureAnnotations } from "./annotations.js";
 /**
  * `slugify`: a URL- and file-name-safe slug. Accents are stripped by Unicode decomposition, and the letters
  * decomposition does not reach (ß, æ, ø, ł, đ, þ, œ) are spelled out, so "Ærøskøbing Straße" becomes
  * "aeroskobing-strasse" rather than losing letters.
  */
-import { failure, structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
 
 const SPELLED_OUT: Readonly<Record<string, string>> = {
   ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", ø: "o", Ø: "O", ł: "l", Ł: "L", đ: "d", Đ: "D", þ: "th", Þ: "TH", œ: "oe", Œ: "OE", ı: "i", ð: "d", Ð: "D",
@@ -54,7 +54,7 @@ export const slugifyOutput = {
   additionalProperties: false,
 } as const;
 
-export const slugifyTool = tool({
+export const slugifyTool = defineTool({
   name: "slugify",
   title: "Slugify",
   description:
@@ -66,7 +66,7 @@ export const slugifyTool = tool({
   handler: (raw) => {
     const args = raw as { text: string; separator?: "-" | "_"; max_length?: number; lowercase?: boolean };
     const slug = slugify(args.text, { separator: args.separator, maxLength: args.max_length, lowercase: args.lowercase });
-    if (slug === "") return failure(`nothing to make a slug from: "${args.text.slice(0, 80)}" has no letters or digits that survive transliteration`);
-    return structured({ slug, length: slug.length });
+    if (slug === "") return errorResult(`nothing to make a slug from: "${args.text.slice(0, 80)}" has no letters or digits that survive transliteration`);
+    return jsonResult({ slug, length: slug.length });
   },
 });

@@ -2,9 +2,9 @@
  * `text_stats`: counts a person would agree with. Words, sentences and characters are segmented with
  * Intl.Segmenter, so "naïve", "don't", emoji and CJK text count as a reader counts them, not as UTF-16 units.
  */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { z } from "zod";
-import { failure, structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
+import { pureAnnotations } from "./annotations.js";
 
 /** Average silent reading speed of adults for non-fiction, in words per minute (Brysbaert, 2019). */
 export const DEFAULT_WORDS_PER_MINUTE = 238;
@@ -52,7 +52,7 @@ function formatSeconds(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-export const textStatsTool = tool({
+export const textStatsTool = defineTool({
   name: "text_stats",
   title: "Text statistics",
   description:
@@ -67,9 +67,9 @@ export const textStatsTool = tool({
   annotations: { ...pureAnnotations, title: "Text statistics" },
   handler: ({ text, words_per_minute, locale }) => {
     try {
-      return structured(textStats(text, { locale, wordsPerMinute: words_per_minute }));
+      return jsonResult(textStats(text, { locale, wordsPerMinute: words_per_minute }));
     } catch (error) {
-      if (error instanceof RangeError) return failure(`locale "${locale}" is not a valid BCP 47 language tag (for example "en", "de-CH", "ja")`);
+      if (error instanceof RangeError) return errorResult(`locale "${locale}" is not a valid BCP 47 language tag (for example "en", "de-CH", "ja")`);
       throw error;
     }
   },

@@ -3,14 +3,14 @@
  * months, weeks and days move the wall clock (Jan 31 + 1 month = the last day of February; 1 day across a DST
  * change keeps the clock reading), hours, minutes and seconds are elapsed time. JSON Schema input and output.
  */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { z } from "zod";
 import { addDays, addMonths, resolveWall, wallAt } from "./clock.js";
 import { adjustmentNote, momentIn, momentSchema } from "./moment.js";
 import { parseDuration, parseInstant } from "./parse.js";
-import { failure, structured } from "./results.js";
 import type { TimeSettings } from "./settings.js";
-import { pureAnnotations, tool } from "./tool.js";
 import { resolveZone } from "./zones.js";
+import { pureAnnotations } from "./annotations.js";
 
 export const addDurationInput = {
   type: "object",
@@ -44,7 +44,7 @@ interface AddArgs {
 }
 
 export function addDurationTool(settings: TimeSettings) {
-  return tool({
+  return defineTool({
     name: "add_duration",
     title: "Add a duration to a date",
     description:
@@ -57,11 +57,11 @@ export function addDurationTool(settings: TimeSettings) {
     handler: (raw) => {
       const args = raw as unknown as AddArgs;
       const zone = resolveZone(args.timezone ?? settings.defaultZone);
-      if (!zone.ok) return failure(zone.message);
+      if (!zone.ok) return errorResult(zone.message);
       const start = parseInstant(args.start, zone.zone);
-      if (!start.ok) return failure(`start: ${start.message}`);
+      if (!start.ok) return errorResult(`start: ${start.message}`);
       const duration = parseDuration(args.duration);
-      if (!duration.ok) return failure(duration.message);
+      if (!duration.ok) return errorResult(duration.message);
       const { sign, years, months, weeks, days, exactMs } = duration.value;
       const notes: string[] = [];
       let at = start.value.epochMs;
@@ -78,7 +78,7 @@ export function addDurationTool(settings: TimeSettings) {
         at = resolved.epochMs;
       }
       at += sign * exactMs;
-      return structured({
+      return jsonResult({
         start: momentIn(zone.zone, start.value.epochMs).iso,
         duration: duration.value.text,
         result: momentIn(zone.zone, at),

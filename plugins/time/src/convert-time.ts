@@ -2,13 +2,13 @@
  * `convert_time`: a wall-clock time in one zone, shown in others (JSON Schema input). The source time is strict
  * 24-hour HH:MM[:SS]; other extensions may widen that with a tool extension (the text plugin accepts "9am").
  */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { z } from "zod";
 import { dayIndex, formatOffset, offsetMinutes, resolveWall, wallAt, type CivilDate } from "./clock.js";
 import { adjustmentNote, momentIn, momentSchema } from "./moment.js";
 import { parseClock, parseDate } from "./parse.js";
-import { failure, structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
 import { resolveZone } from "./zones.js";
+import { pureAnnotations } from "./annotations.js";
 
 export const convertTimeInput = {
   type: "object",
@@ -48,7 +48,7 @@ interface ConvertArgs {
 }
 
 export function convertTimeTool() {
-  return tool({
+  return defineTool({
     name: "convert_time",
     title: "Convert time between zones",
     description:
@@ -60,22 +60,22 @@ export function convertTimeTool() {
     handler: (raw) => {
       const args = raw as unknown as ConvertArgs;
       const source = resolveZone(args.source_timezone);
-      if (!source.ok) return failure(`source_timezone: ${source.message}`);
+      if (!source.ok) return errorResult(`source_timezone: ${source.message}`);
       const targets: string[] = [];
       for (const name of args.target_timezones) {
         const target = resolveZone(name);
-        if (!target.ok) return failure(`target_timezones: ${target.message}`);
+        if (!target.ok) return errorResult(`target_timezones: ${target.message}`);
         targets.push(target.zone);
       }
       const clock = parseClock(args.time);
-      if (!clock.ok) return failure(clock.message);
+      if (!clock.ok) return errorResult(clock.message);
       const date = args.date === undefined ? { ok: true as const, value: todayIn(source.zone) } : parseDate(args.date);
-      if (!date.ok) return failure(date.message);
+      if (!date.ok) return errorResult(date.message);
       const resolved = resolveWall(source.zone, { ...date.value, ...clock.value });
       const at = resolved.epochMs;
       const from = momentIn(source.zone, at);
       const note = adjustmentNote(source.zone, `${args.date ?? from.date} ${args.time}`, resolved.adjustment, at);
-      return structured({
+      return jsonResult({
         utc: new Date(at).toISOString(),
         source: from,
         targets: targets.map((zone) => {

@@ -1,17 +1,17 @@
 /** `current_time`: what time it is now in one zone (zod input, structured output). */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { z } from "zod";
 import { momentIn, momentSchema } from "./moment.js";
-import { failure, structured } from "./results.js";
 import type { TimeSettings } from "./settings.js";
-import { pureAnnotations, tool } from "./tool.js";
 import { resolveZone } from "./zones.js";
+import { pureAnnotations } from "./annotations.js";
 
 export const currentTimeOutput = momentSchema.extend({
   unix_ms: z.number().int().describe("milliseconds since 1970-01-01T00:00:00Z (whole seconds)"),
 });
 
 export function currentTimeTool(settings: TimeSettings) {
-  return tool({
+  return defineTool({
     name: "current_time",
     title: "Current time",
     description:
@@ -24,9 +24,9 @@ export function currentTimeTool(settings: TimeSettings) {
     annotations: { ...pureAnnotations, title: "Current time" },
     handler: ({ timezone }) => {
       const zone = resolveZone(timezone ?? settings.defaultZone);
-      if (!zone.ok) return failure(zone.message);
+      if (!zone.ok) return errorResult(zone.message);
       const now = Math.floor(Date.now() / 1000) * 1000;
-      return structured({ ...momentIn(zone.zone, now), unix_ms: now });
+      return jsonResult({ ...momentIn(zone.zone, now), unix_ms: now });
     },
   });
 }

@@ -3,10 +3,9 @@
  * hours overlap (in 15-minute steps across the organiser's day) and hands the model that table, so the model
  * proposes times from facts instead of guessing offsets.
  */
-import type { PromptSpec } from "mcp-host";
+import { invalidParams, type PromptSpec } from "mcp-host";
 import { addDays, formatDate, pad, resolveWall, wallAt, weekdayOf, type CivilDate } from "./clock.js";
 import { parseDate } from "./parse.js";
-import { invalidParams } from "./protocol-errors.js";
 import { completeZone, resolveZone } from "./zones.js";
 
 const STEP = 15 * 60_000;

@@ -2,13 +2,13 @@
  * `time_between`: how far apart two dates or date-times are, both as elapsed time and as a calendar difference
  * (years, months, days… counted on the wall clock of one zone), plus the number of weekdays in between.
  */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { z } from "zod";
 import { addDays, addMonths, dayIndex, isoInZone, resolveWall, wallAt, type WallTime } from "./clock.js";
 import { parseInstant } from "./parse.js";
-import { failure, structured } from "./results.js";
 import type { TimeSettings } from "./settings.js";
-import { pureAnnotations, tool } from "./tool.js";
 import { resolveZone } from "./zones.js";
+import { pureAnnotations } from "./annotations.js";
 
 const calendarSchema = z.object({
   years: z.number().int(),
@@ -36,7 +36,7 @@ export const timeBetweenOutput = z.object({
 type Calendar = z.infer<typeof calendarSchema>;
 
 export function timeBetweenTool(settings: TimeSettings) {
-  return tool({
+  return defineTool({
     name: "time_between",
     title: "Time between two dates",
     description:
@@ -52,17 +52,17 @@ export function timeBetweenTool(settings: TimeSettings) {
     annotations: { ...pureAnnotations, title: "Time between two dates" },
     handler: ({ start, end, timezone }) => {
       const zone = resolveZone(timezone ?? settings.defaultZone);
-      if (!zone.ok) return failure(zone.message);
+      if (!zone.ok) return errorResult(zone.message);
       const from = parseInstant(start, zone.zone);
-      if (!from.ok) return failure(`start: ${from.message}`);
+      if (!from.ok) return errorResult(`start: ${from.message}`);
       const to = parseInstant(end, zone.zone);
-      if (!to.ok) return failure(`end: ${to.message}`);
+      if (!to.ok) return errorResult(`end: ${to.message}`);
       const negative = to.value.epochMs < from.value.epochMs;
       const [a, b] = negative ? [to.value.epochMs, from.value.epochMs] : [from.value.epochMs, to.value.epochMs];
       const calendar = calendarDifference(zone.zone, a, b);
       const elapsed = b - a;
       const sign = negative ? -1 : 1;
-      return structured({
+      return jsonResult({
         start: isoInZone(zone.zone, from.value.epochMs),
         end: isoInZone(zone.zone, to.value.epochMs),
         timezone: zone.zone,

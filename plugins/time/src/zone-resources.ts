@@ -3,10 +3,9 @@
  * `time://zones/{+zone}` gives the facts about one zone (offsets, abbreviation, DST, next change), with
  * completion for the zone name. `{+zone}` (reserved expansion) lets the name keep its slashes.
  */
-import type { ResourceSpec, ResourceTemplateSpec } from "mcp-host";
+import { resourceNotFound, type ResourceSpec, type ResourceTemplateSpec } from "mcp-host";
 import { formatOffset, isoInZone, longNameAt, nextTransition, offsetMinutes, yearOffsets } from "./clock.js";
 import { momentIn } from "./moment.js";
-import { resourceNotFound } from "./protocol-errors.js";
 import { completeZone, resolveZone, zoneNames } from "./zones.js";
 
 export const ZONES_URI = "time://zones";

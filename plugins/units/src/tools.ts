@@ -2,11 +2,11 @@
  * The two units tools. They read the tables through `UnitsState`, which the extension's `setup` fills: the tools
  * are declared up front (so the offer is readable without running anything) but work only once set up.
  */
+import { defineTool, errorResult, jsonResult } from "mcp-host";
 import { z } from "zod";
 import { convert, type Catalogue, type Unit } from "./catalogue.js";
 import { CATEGORIES } from "./definitions.js";
-import { failure, structured } from "./results.js";
-import { pureAnnotations, tool } from "./tool.js";
+import { pureAnnotations } from "./annotations.js";
 
 /** What `setup` builds and the tools read; one per extension object. */
 export interface UnitsState {
@@ -35,7 +35,7 @@ export const convertUnitsOutput = z.object({
 });
 
 export function convertUnitsTool(state: UnitsState) {
-  return tool({
+  return defineTool({
     name: "convert_units",
     title: "Convert units",
     description:
@@ -51,21 +51,21 @@ export function convertUnitsTool(state: UnitsState) {
     handler: ({ value, from, to }) => {
       const tables = ready(state);
       const source = tables.lookup(from);
-      if (!source.ok) return failure(`from: ${source.message}`);
+      if (!source.ok) return errorResult(`from: ${source.message}`);
       const target = tables.lookup(to);
-      if (!target.ok) return failure(`to: ${target.message}`);
+      if (!target.ok) return errorResult(`to: ${target.message}`);
       if (source.unit.category !== target.unit.category) {
-        return failure(`cannot convert ${source.unit.category} (${source.unit.symbol}) to ${target.unit.category} (${target.unit.symbol}); both units must measure the same kind of quantity`);
+        return errorResult(`cannot convert ${source.unit.category} (${source.unit.symbol}) to ${target.unit.category} (${target.unit.symbol}); both units must measure the same kind of quantity`);
       }
       let result: number;
       try {
         result = Number(convert(value, source.unit, target.unit).toPrecision(state.precision));
       } catch (error) {
-        if (error instanceof RangeError) return failure(error.message);
+        if (error instanceof RangeError) return errorResult(error.message);
         throw error;
       }
       const text = `${value} ${source.unit.symbol} = ${result} ${target.unit.symbol}`;
-      return structured({ category: source.unit.category, value, from: describeUnit(source.unit), to: describeUnit(target.unit), result, text });
+      return jsonResult({ category: source.unit.category, value, from: describeUnit(source.unit), to: describeUnit(target.unit), result, text });
     },
   });
 }
@@ -104,7 +104,7 @@ export const listUnitsOutput = {
 } as const;
 
 export function listUnitsTool(state: UnitsState) {
-  return tool({
+  return defineTool({
     name: "list_units",
     title: "List units",
     description: "Lists the units convert_units knows, by category, with the spellings each accepts.",
@@ -116,7 +116,7 @@ export function listUnitsTool(state: UnitsState) {
       const categories = ready(state)
         .categories.filter((category) => wanted === undefined || category.name === wanted)
         .map((category) => ({ ...category, units: category.units.map((unit) => ({ ...describeUnit(unit), spellings: unit.spellings })) }));
-      return structured({ categories });
+      return jsonResult({ categories });
     },
   });
 }

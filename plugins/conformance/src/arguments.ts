@@ -1,12 +1,6 @@
 /**
- * A local twin of mcp-host's `defineTool`: the plugin imports only types from mcp-host (the host is not a run-time
- * dependency of its plugins), so this identity function gives a tool its type.
+ * Argument helpers shared by the conformance fixtures' tools.
  */
-import type { ToolSpec } from "mcp-host";
-
-export function tool<S extends NonNullable<ToolSpec["inputSchema"]>>(spec: ToolSpec<S>): ToolSpec<S> {
-  return spec;
-}
 
 /** An input schema that takes no arguments. */
 export const NO_ARGUMENTS = { type: "object", properties: {} } as const;
