@@ -4,6 +4,7 @@
  * where it came from and what to change — never as a TypeError deep inside a build. Schemas are not checked here:
  * the host compiles them per tool and leaves a bad tool out without failing its extension.
  */
+import { compareNames } from "../compare.js";
 import { describeValue } from "../describe-value.js";
 import { McpHostError } from "../errors.js";
 import { toolsetNameProblem } from "./toolset-name.js";
@@ -128,7 +129,7 @@ function checkScalarsAndHooks(p: Problems, extension: Fields): void {
     p.add("authStrategies", "must be an object of kind → function when present", strategies, "write authStrategies: { myKind: (settings) => ({ headers: () => ({}) }) }");
     return;
   }
-  for (const [kind, strategy] of Object.entries(strategies).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [kind, strategy] of Object.entries(strategies).sort(([a], [b]) => compareNames(a, b))) {
     if (typeof strategy !== "function") p.add(`authStrategies.${kind}`, "must be a function", strategy, "write (settings) => ({ headers: () => ({ … }) })");
   }
 }

@@ -7,9 +7,10 @@ import { UriTemplate, type Prompt, type Resource, type ResourceTemplateType as R
 import { extensionError } from "../../errors.js";
 import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolHandler } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
+import { byName, compareNames } from "../../compare.js";
 import { assignNames, qualifiedName } from "../../names.js";
 import { compileSchema, type CompiledSchema } from "./compile-schema.js";
-import type { DraftToolEntry, Placed } from "./gather.js";
+import type { DraftToolEntry, Placed } from "./draft-types.js";
 
 /** A tool ready to call. */
 export interface CompiledTool {
@@ -38,7 +39,10 @@ export interface CompiledTemplate extends Placed<ResourceTemplateSpec> {
 }
 
 export interface CompiledPrompt extends Placed<PromptSpec> {
+  /** The name clients see (bare, or `<toolset>__<prompt>` on a clash). */
   name: string;
+  /** The name its extension gave it. */
+  rawName: string;
   wire: Prompt;
 }
 
@@ -53,10 +57,6 @@ export interface BuildTables {
   templateByUriTemplate: ReadonlyMap<string, CompiledTemplate>;
   prompts: Prompt[];
   promptByName: ReadonlyMap<string, CompiledPrompt>;
-}
-
-function byName<T extends { name: string }>(a: T, b: T): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function compileTools(tools: readonly DraftToolEntry[], logger: Logger): CompiledTool[] {
@@ -97,18 +97,22 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
   });
 }
 
-/** Routes every accepted spelling: the listed name, `<toolset>__<tool>`, `<toolset>.<tool>`, and a bare name when unique. */
-function toolRoutes(tools: readonly CompiledTool[]): Map<string, CompiledTool> {
-  const routes = new Map<string, CompiledTool>();
+/**
+ * Routes every accepted spelling of a tool's or a prompt's name (DESIGN.md §7): the listed name, `<toolset>__<raw>`
+ * (also in its cleaned form), `<toolset>.<raw>`, and the bare raw name when only one entry has it. A listed name
+ * always wins over an alias.
+ */
+function aliasRoutes<T extends { name: string; rawName: string; toolset: string }>(entries: readonly T[]): Map<string, T> {
+  const routes = new Map<string, T>();
   const rawCount = new Map<string, number>();
-  for (const t of tools) rawCount.set(t.rawName, (rawCount.get(t.rawName) ?? 0) + 1);
-  for (const t of tools) {
-    for (const alias of [qualifiedName(t.toolset, t.rawName), `${t.toolset}__${t.rawName}`, `${t.toolset}.${t.rawName}`]) {
-      if (!routes.has(alias)) routes.set(alias, t);
+  for (const e of entries) rawCount.set(e.rawName, (rawCount.get(e.rawName) ?? 0) + 1);
+  for (const e of entries) {
+    for (const alias of [qualifiedName(e.toolset, e.rawName), `${e.toolset}__${e.rawName}`, `${e.toolset}.${e.rawName}`]) {
+      if (!routes.has(alias)) routes.set(alias, e);
     }
-    if (rawCount.get(t.rawName) === 1 && !routes.has(t.rawName)) routes.set(t.rawName, t);
+    if (rawCount.get(e.rawName) === 1 && !routes.has(e.rawName)) routes.set(e.rawName, e);
   }
-  for (const t of tools) routes.set(t.name, t);
+  for (const e of entries) routes.set(e.name, e);
   return routes;
 }
 
@@ -169,7 +173,7 @@ function compilePrompts(prompts: readonly Placed<PromptSpec>[]): CompiledPrompt[
       ...(s.arguments === undefined ? {} : { arguments: s.arguments }),
       ...(s.meta === undefined ? {} : { _meta: s.meta }),
     };
-    return { ...p, name: names[i]!, wire };
+    return { ...p, name: names[i]!, rawName: s.name, wire };
   });
 }
 
@@ -188,26 +192,18 @@ export interface TableSource {
  */
 export function compileTables(source: TableSource, logger: Logger, extraTools: readonly CompiledTool[] = []): BuildTables {
   const tools = [...compileTools(source.tools, logger), ...extraTools].sort(byName);
-  const resources = compileResources(source.resources).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  const resources = compileResources(source.resources).sort((a, b) => compareNames(a.uri, b.uri));
   const templates = compileTemplates(source.resourceTemplates, logger);
   const prompts = compilePrompts(source.prompts).sort(byName);
-  const promptByName = new Map<string, CompiledPrompt>();
-  const rawPromptCount = new Map<string, number>();
-  for (const p of prompts) rawPromptCount.set(p.spec.name, (rawPromptCount.get(p.spec.name) ?? 0) + 1);
-  for (const p of prompts) {
-    for (const alias of [`${p.toolset}__${p.spec.name}`, `${p.toolset}.${p.spec.name}`]) promptByName.set(alias, p);
-    if (rawPromptCount.get(p.spec.name) === 1) promptByName.set(p.spec.name, p);
-  }
-  for (const p of prompts) promptByName.set(p.name, p);
   return {
     tools: tools.map((t) => t.wire),
-    toolByName: toolRoutes(tools),
+    toolByName: aliasRoutes(tools),
     resources: resources.map((r) => r.wire),
     resourceByUri: new Map(resources.map((r) => [r.uri, r])),
     templates: templates.map((t) => t.wire),
     templateList: templates,
     templateByUriTemplate: new Map(templates.map((t) => [t.spec.uriTemplate, t])),
     prompts: prompts.map((p) => p.wire),
-    promptByName,
+    promptByName: aliasRoutes(prompts),
   };
 }

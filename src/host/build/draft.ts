@@ -5,7 +5,7 @@
 import { extensionError } from "../../errors.js";
 import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDraft } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
-import type { BuildContents, DraftToolEntry, Placed } from "./gather.js";
+import type { BuildContents, DraftToolEntry, Placed } from "./draft-types.js";
 
 interface DraftState {
   tools: DraftToolEntry[];

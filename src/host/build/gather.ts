@@ -4,31 +4,23 @@
  * to the same toolset: the first in load order wins, with a warning naming both.
  */
 import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from "../../extension/types.js";
-import type { DraftTool } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
-import { currentOffer, homeToolsetOf, type ExtensionRecord } from "../extensions/extension-record.js";
+import { forEachContribution, homeToolsetOf, type ExtensionRecord } from "../extensions/extension-record.js";
+import type { BuildContents, DraftToolEntry } from "./draft-types.js";
 import { applyToolExtensions, type PlacedToolExtension } from "./tool-extensions.js";
 
-/** A tool on a draft, with the spec it came from (for its schemas and timeout). */
-export interface DraftToolEntry extends DraftTool {
-  spec: ToolSpec<any>;
-}
-
-/** A resource, template or prompt with the toolset and extension it belongs to. */
-export interface Placed<T> {
-  spec: T;
-  toolset: string;
-  extension: string;
-}
-
-/** The raw contents of one build, before `onServer` and compilation. */
-export interface BuildContents {
-  tools: DraftToolEntry[];
-  resources: Placed<ResourceSpec>[];
-  resourceTemplates: Placed<ResourceTemplateSpec>[];
-  prompts: Placed<PromptSpec>[];
-  /** Ready extensions that declared an active toolset or contributed to one, in load order. */
-  participants: ExtensionRecord[];
+function draftTool(spec: ToolSpec<any>, toolset: string, extension: string): DraftToolEntry {
+  return {
+    name: spec.name,
+    toolset,
+    extension,
+    handler: spec.handler as DraftToolEntry["handler"],
+    spec,
+    ...(spec.title === undefined ? {} : { title: spec.title }),
+    ...(spec.description === undefined ? {} : { description: spec.description }),
+    ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
+    ...(spec.meta === undefined ? {} : { meta: spec.meta }),
+  };
 }
 
 /**
@@ -62,39 +54,27 @@ export function gatherContents(records: readonly ExtensionRecord[], active: Read
   };
   for (const record of records) {
     if (record.status !== "ready") continue;
-    const offer = currentOffer(record);
-    const home = homeToolsetOf(record);
-    let participates = offer.toolsets.some((t) => active.has(t.name)) || active.has(home);
-    for (const spec of offer.tools) {
-      const toolset = spec.toolset ?? home;
-      if (!active.has(toolset)) continue;
+    let participates = active.has(homeToolsetOf(record));
+    forEachContribution(record, (toolset, item, kind) => {
+      if (!active.has(toolset)) return;
       participates = true;
-      if (!firstWins("tools", toolset, spec.name, record.name)) continue;
-      const entry: DraftToolEntry = {
-        name: spec.name,
-        toolset,
-        extension: record.name,
-        handler: spec.handler as DraftToolEntry["handler"],
-        spec,
-        ...(spec.title === undefined ? {} : { title: spec.title }),
-        ...(spec.description === undefined ? {} : { description: spec.description }),
-        ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
-        ...(spec.meta === undefined ? {} : { meta: spec.meta }),
-      };
-      const extended = applyToolExtensions(entry, toolExtensions.get(spec.name) ?? [], logger);
-      if (extended) contents.tools.push(extended);
-    }
-    const place = <T extends { toolset?: string }>(items: readonly T[], kind: "resources" | "templates" | "prompts", key: (t: T) => string, into: Placed<T>[]) => {
-      for (const spec of items) {
-        const toolset = spec.toolset ?? home;
-        if (!active.has(toolset)) continue;
-        participates = true;
-        if (firstWins(kind, toolset, key(spec), record.name)) into.push({ spec, toolset, extension: record.name });
+      if (kind === "toolset") return;
+      if (kind === "tool") {
+        const spec = item as ToolSpec<any>;
+        if (!firstWins("tools", toolset, spec.name, record.name)) return;
+        const extended = applyToolExtensions(draftTool(spec, toolset, record.name), toolExtensions.get(spec.name) ?? [], logger);
+        if (extended) contents.tools.push(extended);
+      } else if (kind === "resource") {
+        const spec = item as ResourceSpec;
+        if (firstWins("resources", toolset, spec.uri, record.name)) contents.resources.push({ spec, toolset, extension: record.name });
+      } else if (kind === "resourceTemplate") {
+        const spec = item as ResourceTemplateSpec;
+        if (firstWins("templates", toolset, spec.uriTemplate, record.name)) contents.resourceTemplates.push({ spec, toolset, extension: record.name });
+      } else {
+        const spec = item as PromptSpec;
+        if (firstWins("prompts", toolset, spec.name, record.name)) contents.prompts.push({ spec, toolset, extension: record.name });
       }
-    };
-    place(offer.resources, "resources", (r) => r.uri, contents.resources);
-    place(offer.resourceTemplates, "templates", (r) => r.uriTemplate, contents.resourceTemplates);
-    place(offer.prompts, "prompts", (p) => p.name, contents.prompts);
+    });
     if (participates) contents.participants.push(record);
   }
   return contents;

@@ -6,7 +6,7 @@
 import { extensionError } from "../../errors.js";
 import type { ToolExtension, ToolHandler } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
-import type { DraftToolEntry } from "./gather.js";
+import type { DraftToolEntry } from "./draft-types.js";
 
 /** A tool extension and the extension that contributed it. */
 export interface PlacedToolExtension {

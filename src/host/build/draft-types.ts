@@ -1,0 +1,28 @@
+/**
+ * The shapes a build passes along its pipeline — gathered contents, draft tools, placed resources and prompts —
+ * kept apart from the steps so that each step imports them and no step imports another for its types.
+ */
+import type { DraftTool, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from "../../extension/types.js";
+import type { ExtensionRecord } from "../extensions/extension-record.js";
+
+/** A tool on a draft, with the spec it came from (for its schemas and timeout). */
+export interface DraftToolEntry extends DraftTool {
+  spec: ToolSpec<any>;
+}
+
+/** A resource, template or prompt with the toolset and extension it belongs to. */
+export interface Placed<T> {
+  spec: T;
+  toolset: string;
+  extension: string;
+}
+
+/** The raw contents of one build, before `onServer` and compilation. */
+export interface BuildContents {
+  tools: DraftToolEntry[];
+  resources: Placed<ResourceSpec>[];
+  resourceTemplates: Placed<ResourceTemplateSpec>[];
+  prompts: Placed<PromptSpec>[];
+  /** Ready extensions that declared an active toolset or contributed to one, in load order. */
+  participants: ExtensionRecord[];
+}
