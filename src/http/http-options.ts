@@ -2,6 +2,7 @@
  * The options of the HTTP face of a host (DESIGN.md §8, config `http:` and `selection:`).
  */
 import type { CorsOptions } from "cors";
+import type { Clock } from "../clock.js";
 
 /** How 2025-era clients are served: with sessions, without, or not at all. */
 export type LegacyMode = "stateful" | "stateless" | "reject";
@@ -28,6 +29,8 @@ export interface SelectionOptions {
 }
 
 export interface HostAppOptions extends LegacyServingOptions {
+  /** Where session expiry reads the time (default: the system clock; tests pass a manual one). */
+  clock?: Clock;
   /** The MCP endpoint (default `/mcp`). */
   path?: string;
   /** Host names accepted besides loopback (DNS-rebinding protection). */

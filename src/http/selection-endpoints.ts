@@ -8,7 +8,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpHost, OfferChange } from "../host/host.js";
 import { selectionKey } from "../host/selection.js";
 import { OPEN_SERVING, type HostServing, type ServingPort } from "../host/serving-port.js";
-import type { Clock } from "../clock.js";
 import type { HostAppOptions } from "./http-options.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
@@ -21,7 +20,7 @@ export class SelectionEndpoints implements ServingPort {
   private readonly maxEndpoints: number;
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(host: McpHost, options: HostAppOptions & { clock?: Clock } = {}) {
+  constructor(host: McpHost, options: HostAppOptions = {}) {
     const logger = host.logger.child("http");
     this.maxEndpoints = host.options.maxBuilds ?? 256;
     this.sessions = new LegacySessionStore({

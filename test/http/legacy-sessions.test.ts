@@ -19,6 +19,7 @@ import {
   rawLegacyToolsList,
   serveHost,
 } from "../helpers/http-host.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 
 const notes: McpExtension = {
   name: "notes",
@@ -88,37 +89,37 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
 
   it("expires a session idle for longer than sessionIdleTtlMs, and only then", async () => {
     const ttl = 60_000;
-    const { at, served } = await serveHost(cleanup, [notes], { http: { sessionIdleTtlMs: ttl } });
+    const clock = new ManualClock();
+    const { at, served } = await serveHost(cleanup, [notes], { http: { sessionIdleTtlMs: ttl, clock } });
     const url = at("only=notes");
-    const { client, transport } = await connectV1(cleanup, url);
-    const sessionId = transport.sessionId!;
+    // A raw client, so no GET stream opens while the clock moves (a stream's arrival would count as activity).
+    const sessionId = String((await rawLegacyInitialize(url)).headers["mcp-session-id"]);
     const sessions = served.hostApp.endpoints.sessions;
-    assert.equal(await sessions.sweep(Date.now()), 0, "a session used just now is kept");
-    assert.equal(sessions.size, 1);
-    assert.equal(await sessions.sweep(Date.now() + ttl + 1), 1);
-    assert.equal(sessions.size, 0);
+    // The sweep runs every ttl/2 (30 s): at 30 s and 60 s the session is not idle for *more* than the TTL yet.
+    await clock.advance(ttl);
+    assert.equal(sessions.size, 1, "a session idle for exactly the TTL is kept");
+    await clock.advance(ttl / 2);
+    assert.equal(sessions.size, 0, "the sweep at 90 s closed it");
     const after = await rawLegacyToolsList(url, sessionId);
     assert.equal(after.status, 404);
     assert.deepEqual(after.json, SESSION_NOT_FOUND);
-    await assert.rejects(client.listTools(), /Session not found/);
   });
 
   it("counts idle time from the session's last request, not from its start", async () => {
     const ttl = 60_000;
-    const { at, served } = await serveHost(cleanup, [notes], { http: { sessionIdleTtlMs: ttl } });
+    const clock = new ManualClock();
+    const { at, served } = await serveHost(cleanup, [notes], { http: { sessionIdleTtlMs: ttl, clock } });
     const url = at("only=notes");
-    const { client } = await connectV1(cleanup, url);
+    const sessionId = String((await rawLegacyInitialize(url)).headers["mcp-session-id"]);
     const sessions = served.hostApp.endpoints.sessions;
-    const started = Date.now();
-    // Let the clock move past the session's start, so "last request" and "start" are different instants.
-    while (Date.now() <= started) await new Promise((resolve) => setImmediate(resolve));
-    const beforeRequest = Date.now();
-    await client.listTools();
-    // Measured from the start, the session would be idle for more than the TTL at this instant; measured from the
-    // request just made, it is not.
-    assert.equal(await sessions.sweep(beforeRequest + ttl), 0);
+    await clock.advance(40_000);
+    assert.equal((await rawLegacyToolsList(url, sessionId)).status, 200);
+    // 80 s after its start the session would be expired if idle time counted from the start; it is 40 s idle.
+    await clock.advance(40_000);
     assert.equal(sessions.size, 1);
-    assert.equal(await sessions.sweep(Date.now() + ttl + 1), 1);
+    // The sweep at 120 s sees it idle for 80 s.
+    await clock.advance(40_000);
+    assert.equal(sessions.size, 0);
   });
 
   it("refuses a session beyond maxSessions with 503 and a message, serves modern clients meanwhile, and accepts one again after a DELETE", async () => {
