@@ -99,7 +99,11 @@ export function frozenCopy<T>(value: T): T {
   return copy;
 }
 
-/** The URL form of an accepted audience, when it is one (audiences may be URNs). */
+/**
+ * The URL form of an accepted audience, when it is an http(s) URL (audiences may be URNs).
+ * @example
+ * resourceOf("https://mcp.example.com/mcp")?.href // "https://mcp.example.com/mcp"; resourceOf("urn:x") // undefined
+ */
 export function resourceOf(audience: string | undefined): URL | undefined {
   if (audience === undefined || !URL.canParse(audience)) return undefined;
   const url = new URL(audience);
