@@ -44,6 +44,12 @@ export const ERROR_CODES = {
   MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
   MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",
   CLI_USAGE: "The mcp-host command was given arguments it does not understand.",
+  AUTH_TOKEN_MISSING: "A protected request carried no bearer token (HTTP 401).",
+  AUTH_TOKEN_INVALID: "A bearer token is invalid, expired, not yet valid, or issued for another resource (HTTP 401).",
+  AUTH_INSUFFICIENT_SCOPE: "A valid bearer token lacks a scope the request needs (HTTP 403).",
+  AUTH_BAD_REQUEST: "A request carried its credentials wrongly: a token in the query, a malformed or oversized Authorization header (HTTP 400).",
+  AUTH_UNAVAILABLE: "Tokens cannot be verified right now: the JWKS or introspection endpoint is unreachable, slow or failing (HTTP 503).",
+  AUTH_CONFIG_INVALID: "A token verifier or the auth middleware was configured wrongly (missing issuer or audience, alg none, HS256 without a secret, …).",
 } as const;
 
 /** A stable, documented error code. */
