@@ -92,7 +92,7 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
     const code = isMcpHostError(answerWith) ? answerWith.code : undefined;
     const level = (code === undefined ? undefined : LOG_LEVEL[code]) ?? "error";
     logger[level]("bearer token refused", {
-      code: code ?? "internal",
+      ...(code === undefined ? { failure: "internal" } : { code }),
       status: answer.status,
       reason: redact(messageOf(answerWith), token),
       verifier: verifier.kind,

@@ -121,7 +121,7 @@ describe("bearerAuth challenges", () => {
     const broken: TokenVerifier = { kind: "custom", requiredScopes: [], verify: async () => Promise.reject(new TypeError("cannot read properties of undefined")) };
     const { mcpUrl, records } = await app({ verifier: broken });
     assert.deepEqual(await call(mcpUrl(), { authorization: "Bearer good-token" }), { status: 500, challenge: null, retryAfter: null, body: rpcError(-32603, "Internal error") });
-    assert.deepEqual(records.map((r) => [r.level, r.data?.["code"]]), [["error", "internal"]]);
+    assert.deepEqual(records.map((r) => [r.level, r.data?.["code"] ?? r.data?.["failure"]]), [["error", "internal"]]);
   });
 });
 
