@@ -11,17 +11,14 @@ import { refuseImport } from "./refuse-import.js";
 const requireCache = createRequire(import.meta.url).cache;
 let generation = 0;
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function where(file: string, error: unknown): string {
   const stack = error instanceof Error ? (error.stack ?? "") : "";
-  const url = pathToFileURL(file).href;
-  for (const prefix of [url, file]) {
-    const at = stack.indexOf(`${prefix}:`);
-    if (at !== -1) {
-      const line = /^:(\d+)/.exec(stack.slice(at + prefix.length))?.[1];
-      if (line) return `line ${line}: `;
-    }
-  }
-  return "";
+  const at = new RegExp(`(?:${escapeRegExp(pathToFileURL(file).href)}|${escapeRegExp(file)})(?:\\?load=\\d+)?:(\\d+)`).exec(stack);
+  return at ? `line ${at[1]}: ` : "";
 }
 
 /**

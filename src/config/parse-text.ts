@@ -10,7 +10,7 @@ import { refuseImport } from "./refuse-import.js";
 
 const YAML_REASONS: Record<string, string> = {
   DUPLICATE_KEY: "a key appears twice in one map",
-  BAD_INDENT: "the indentation is inconsistent",
+  BAD_INDENT: "the indentation is inconsistent, or a { or [ is not closed",
   TAB_AS_INDENT: "a tab is used for indentation; use spaces",
   MULTIPLE_DOCS: "the file holds several YAML documents; keep one",
   MISSING_CHAR: "a closing bracket, quote or comma is missing",
@@ -30,9 +30,10 @@ const YAML_REASONS: Record<string, string> = {
  * loadYamlText("/srv/.mcp-hostrc.yaml", "http:\n  port: 3000\n") // { http: { port: 3000 } }
  */
 export function loadYamlText(file: string, content: string): unknown {
-  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
+    // Only the position and the code are used: yaml's message quotes the text around the mistake.
     const at = error.linePos?.[0];
     const where = at ? `line ${at.line}, column ${at.col}` : "somewhere";
     throw fileProblem(file, `${where}: not valid YAML: ${YAML_REASONS[error.code] ?? "the YAML syntax is broken here"}`);
