@@ -7,7 +7,7 @@
 import type { KeyPath, PathProblem } from "./problems.js";
 import { isRecord } from "./schema-parts.js";
 import { BUILT_IN_AUTH_KINDS } from "./schema-servers.js";
-import { hasReference } from "./secret-refs.js";
+import { parseReferences } from "./secret-refs.js";
 
 /** A credential's place in the configuration and what is written there. */
 export interface CredentialField {
@@ -61,7 +61,11 @@ export function credentialFields(raw: unknown): CredentialField[] {
  */
 export function inlineCredentialProblems(raw: unknown): PathProblem[] {
   return credentialFields(raw)
-    .filter((field) => !hasReference(field.value))
+    .filter((field) => {
+      // An unclosed `${env:…` was meant as a reference: it is reported as unresolved, not as a literal.
+      const { parts, unterminated } = parseReferences(field.value);
+      return !unterminated && !parts.some((p) => "kind" in p);
+    })
     .map((field) => ({
       code: "MCP_CREDENTIALS_INLINE",
       path: field.path,

@@ -41,15 +41,6 @@ export function parseReferences(value: string): { parts: ReferencePart[]; unterm
   return { parts, unterminated };
 }
 
-/**
- * True when `value` holds at least one `${env:…}` or `${file:…}` reference.
- * @example
- * hasReference("${env:KEY}") // true
- */
-export function hasReference(value: string): boolean {
-  return parseReferences(value).parts.some((p) => "kind" in p);
-}
-
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 
