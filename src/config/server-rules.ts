@@ -25,21 +25,20 @@ function notForHttp(key: string): string {
   return `an http server is reached at its url, not started by mcp-host, so ${key} has no effect; remove it, or set transport: stdio`;
 }
 
-function transportProblems(name: string, server: Record<string, unknown>): PathProblem[] {
+/** The transport problems of one server, and its transport when it can be told. */
+function transportProblems(name: string, server: Record<string, unknown>): { transport?: "stdio" | "http"; problems: PathProblem[] } {
   const at = (key: string, message: string): PathProblem => ({ code: "MCP_TRANSPORT_INVALID", path: ["servers", name, key], message });
   const out: PathProblem[] = [];
-  let transport = server.transport;
-  if (transport !== undefined && transport !== "stdio" && transport !== "http") {
-    out.push(at("transport", 'must be "stdio" (a command mcp-host starts) or "http" (a url it connects to)'));
-    transport = undefined;
-  }
+  let transport: "stdio" | "http" | undefined;
+  if (server.transport === "stdio" || server.transport === "http") transport = server.transport;
+  else if (server.transport !== undefined) out.push(at("transport", 'must be "stdio" (a command mcp-host starts) or "http" (a url it connects to)'));
   const has = (key: string) => server[key] !== undefined;
   if (transport === undefined) {
     if (has("command") && has("url")) {
-      return [...out, { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "has both command (stdio) and url (http); keep the one for its transport" }];
+      return { problems: [...out, { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "has both command (stdio) and url (http); keep the one for its transport" }] };
     }
     if (!has("command") && !has("url")) {
-      return [...out, { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "needs a command (a stdio server mcp-host starts) or a url (an http server it connects to)" }];
+      return { problems: [...out, { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "needs a command (a stdio server mcp-host starts) or a url (an http server it connects to)" }] };
     }
     transport = has("command") ? "stdio" : "http";
   }
@@ -50,17 +49,22 @@ function transportProblems(name: string, server: Record<string, unknown>): PathP
     if (!has("url")) out.push(at("url", "an http server needs a url"));
     for (const key of STDIO_ONLY) if (has(key)) out.push(at(key, notForHttp(key)));
   }
-  return out;
+  return { transport, problems: out };
 }
 
-function fieldProblems(name: string, server: Record<string, unknown>): PathProblem[] {
-  const base = ["servers", name];
+function stdioProblems(name: string, server: Record<string, unknown>): PathProblem[] {
   const out: PathProblem[] = [];
   if (isRecord(server.env)) {
     for (const key of Object.keys(server.env)) {
-      if (!ENV_NAME.test(key)) out.push({ code: "MCP_TRANSPORT_INVALID", path: [...base, "env", key], message: "is not an environment variable name (letters, digits and _, not starting with a digit)" });
+      if (!ENV_NAME.test(key)) out.push({ code: "MCP_TRANSPORT_INVALID", path: ["servers", name, "env", key], message: "is not an environment variable name (letters, digits and _, not starting with a digit)" });
     }
   }
+  return out;
+}
+
+function httpProblems(name: string, server: Record<string, unknown>): PathProblem[] {
+  const base = ["servers", name];
+  const out: PathProblem[] = [];
   if (isRecord(server.headers)) {
     for (const [key, value] of Object.entries(server.headers)) {
       if (!HEADER_NAME.test(key)) out.push({ code: "CONFIG_INVALID", path: [...base, "headers", key], message: "is not a valid HTTP header name" });
@@ -78,11 +82,14 @@ function fieldProblems(name: string, server: Record<string, unknown>): PathProbl
     const why = urlProblem(server.auth.tokenUrl, { query: "allow", hint: "put credentials in clientId and clientSecret" });
     if (why) out.push({ code: "MCP_URL_INVALID", path: [...base, "auth", "tokenUrl"], message: `the URL ${why}` });
   }
-  if (typeof server.maxTotalTimeoutMs === "number") {
-    const idle = typeof server.timeoutMs === "number" ? server.timeoutMs : DEFAULT_SERVER_TIMEOUT_MS;
-    if (server.maxTotalTimeoutMs < idle) out.push({ code: "CONFIG_INVALID", path: [...base, "maxTotalTimeoutMs"], message: `must be at least timeoutMs (${idle}): it caps a whole call, progress or not` });
-  }
   return out;
+}
+
+function timeoutProblems(name: string, server: Record<string, unknown>): PathProblem[] {
+  if (typeof server.maxTotalTimeoutMs !== "number") return [];
+  const idle = typeof server.timeoutMs === "number" ? server.timeoutMs : DEFAULT_SERVER_TIMEOUT_MS;
+  if (server.maxTotalTimeoutMs >= idle) return [];
+  return [{ code: "CONFIG_INVALID", path: ["servers", name, "maxTotalTimeoutMs"], message: `must be at least timeoutMs (${idle}): it caps a whole call, progress or not` }];
 }
 
 /**
@@ -98,7 +105,10 @@ export function serverProblems(servers: unknown): PathProblem[] {
     const badName = toolsetNameProblem(name);
     if (badName) out.push({ code: "CONFIG_INVALID", path: ["servers", name], message: `a server's name is its toolset's name: ${badName}` });
     if (!isRecord(server)) continue;
-    out.push(...transportProblems(name, server), ...fieldProblems(name, server));
+    const { transport, problems } = transportProblems(name, server);
+    out.push(...problems, ...timeoutProblems(name, server));
+    if (transport === "http") out.push(...httpProblems(name, server));
+    else out.push(...stdioProblems(name, server));
   }
   return out;
 }
