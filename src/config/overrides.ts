@@ -8,7 +8,7 @@ import { ConfigError, sortProblems, type PathProblem } from "./problems.js";
 import { isRecord } from "./schema-parts.js";
 import type { DeploymentConfig, DeploymentConfigInput } from "./schema.js";
 import { parseReferences } from "./secret-refs.js";
-import { validateConfig } from "./validate.js";
+import { mergeProblems, validateConfig } from "./validate.js";
 
 type DeepPartial<T> = T extends readonly (infer _)[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
@@ -39,12 +39,15 @@ function referenceProblems(value: unknown, path: (string | number)[], out: PathP
  * const served = withOverrides(config, { http: { port: 8080 }, selection: { strict: true } });
  */
 export function withOverrides(config: DeploymentConfig, overrides: ConfigOverrides): DeploymentConfig {
-  const earlier: PathProblem[] = [];
-  if (!isRecord(overrides)) earlier.push({ code: "CONFIG_INVALID", path: [], message: "overrides must be a map of settings" });
-  for (const field of credentialFields(overrides)) {
-    earlier.push({ code: "MCP_CREDENTIALS_INLINE", path: field.path, message: "is a credential and cannot be set by an override; write it in the config file as a secret reference (the value is not shown)" });
-  }
-  referenceProblems(overrides, [], earlier);
+  const credentials: PathProblem[] = credentialFields(overrides).map((field) => ({
+    code: "MCP_CREDENTIALS_INLINE",
+    path: field.path,
+    message: "is a credential and cannot be set by an override; write it in the config file as a secret reference (the value is not shown)",
+  }));
+  const references: PathProblem[] = [];
+  if (!isRecord(overrides)) references.push({ code: "CONFIG_INVALID", path: [], message: "overrides must be a map of settings" });
+  referenceProblems(overrides, [], references);
+  const earlier = mergeProblems([credentials, references]);
   const merged = isRecord(overrides) ? merge(config, overrides) : config;
   const { config: result, problems } = validateConfig(merged, { earlier });
   if (!result) throw new ConfigError(sortProblems(problems), { what: "the configuration with its overrides" });
