@@ -4,7 +4,11 @@
  */
 import type { PathProblem } from "./problems.js";
 
-/** Thrown by the loaders; never escapes loadConfig. */
+/**
+ * Thrown by the loaders; never escapes loadConfig.
+ * @example
+ * throw new ConfigFileError([{ code: "CONFIG_INVALID", path: ["$import"], message: "$import is not supported" }]);
+ */
 export class ConfigFileError extends Error {
   constructor(readonly problems: PathProblem[]) {
     super(problems.map((p) => p.message).join("; "));

@@ -10,7 +10,11 @@ import { loadJsFile } from "./load-js.js";
 import { loadJsonText, loadYamlText } from "./parse-text.js";
 import type { PathProblem } from "./problems.js";
 
-/** Where a configuration is looked for, in this order, in the given folder only; the first found wins. */
+/**
+ * Where a configuration is looked for, in this order, in the given folder only; the first found wins.
+ * @example
+ * SEARCH_PLACES[0] // "package.json" (its "mcp-host" key)
+ */
 export const SEARCH_PLACES: readonly string[] = [
   "package.json",
   ".mcp-hostrc",

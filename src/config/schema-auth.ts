@@ -6,15 +6,27 @@
 import { z } from "zod";
 import { ranged, scopeToken, text } from "./schema-parts.js";
 
-/** Signature algorithms a token may use. `none` is not among them, and never will be. */
+/**
+ * Signature algorithms a token may use. `none` is not among them, and never will be.
+ * @example
+ * JWT_ALGORITHMS.includes("EdDSA") // true
+ */
 export const JWT_ALGORITHMS = [
   "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "HS256", "HS384", "HS512",
 ] as const;
 
-/** What `auth.algorithms` allows when it is not set. */
+/**
+ * What `auth.algorithms` allows when it is not set.
+ * @example
+ * DEFAULT_JWT_ALGORITHMS // ["RS256", "PS256", "ES256", "EdDSA"]
+ */
 export const DEFAULT_JWT_ALGORITHMS: readonly (typeof JWT_ALGORITHMS)[number][] = ["RS256", "PS256", "ES256", "EdDSA"];
 
-/** HMAC algorithms: allowed only together with `hs256Secret`. */
+/**
+ * HMAC algorithms: allowed only together with `hs256Secret`.
+ * @example
+ * HMAC_ALGORITHMS.includes("HS256") // true
+ */
 export const HMAC_ALGORITHMS: readonly string[] = ["HS256", "HS384", "HS512"];
 
 const introspectionSchema = z.strictObject({
@@ -58,5 +70,9 @@ function resolveAuth(auth: z.output<typeof authObject>): AuthConfig {
   };
 }
 
-/** `auth:`; absent means no token verification. */
+/**
+ * `auth:`; absent means no token verification.
+ * @example
+ * authSchema.parse({ issuer: "https://id.example.com/", audience: "mcp", jwksUri: "https://id.example.com/jwks" }).audience // ["mcp"]
+ */
 export const authSchema = authObject.transform(resolveAuth);

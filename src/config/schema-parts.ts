@@ -14,7 +14,11 @@ export function intRange(min: number, max: number): z.ZodNumber {
   return z.number().int().min(min).max(max);
 }
 
-/** The ranges the schema enforces, by key path (`*` stands for any server name). Documented in docs/config.md. */
+/**
+ * The ranges the schema enforces, by key path (`*` stands for any server name). Documented in docs/config.md.
+ * @example
+ * RANGES["http.port"] // [0, 65535]
+ */
 export const RANGES = {
   "http.port": [0, 65_535],
   "http.sessionIdleTtlMs": [1_000, 86_400_000],
@@ -40,13 +44,25 @@ export function ranged(key: keyof typeof RANGES): z.ZodNumber {
   return intRange(min, max);
 }
 
-/** An OAuth scope token: visible ASCII, no spaces or quotes (RFC 6749 §3.3). */
+/**
+ * An OAuth scope token: visible ASCII, no spaces or quotes (RFC 6749 §3.3).
+ * @example
+ * scopeToken.safeParse("mcp:admin").success // true
+ */
 export const scopeToken = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { error: "must be one scope token (no spaces, quotes or backslashes)" });
 
-/** A non-empty string. */
+/**
+ * A non-empty string.
+ * @example
+ * text.optional()
+ */
 export const text = z.string().min(1);
 
-/** Why `value` is not a web origin (`scheme://host[:port]`), or undefined. Never repeats the value. */
+/**
+ * Why `value` is not a web origin (`scheme://host[:port]`), or undefined. Never repeats the value.
+ * @example
+ * originProblem("https://app.example.com/path") // "has a path, query or fragment; …"
+ */
 export function originProblem(value: string): string | undefined {
   let url: URL;
   try {
@@ -60,7 +76,11 @@ export function originProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** A web origin, normalised the way browsers send it (`https://App.Example.com/` → `https://app.example.com`). */
+/**
+ * A web origin, normalised the way browsers send it (`https://App.Example.com/` → `https://app.example.com`).
+ * @example
+ * originString.parse("https://App.Example.com/") // "https://app.example.com"
+ */
 export const originString = z
   .string()
   .superRefine((value, ctx) => {
@@ -69,7 +89,11 @@ export const originString = z
   })
   .transform((value) => new URL(value).origin);
 
-/** A Host header value: a host name or IP literal, optionally with a port — not a URL. */
+/**
+ * A Host header value: a host name or IP literal, optionally with a port — not a URL.
+ * @example
+ * hostName.safeParse("mcp.example.com:8443").success // true
+ */
 export const hostName = z.string().regex(/^([A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, {
   error: "must be a host name (optionally with :port), not a URL",
 });
@@ -97,12 +121,20 @@ export function dispatch<const V extends readonly z.ZodType[]>(pick: (input: unk
   return schema;
 }
 
-/** The dispatch behind `schema`, if it is one (for walking the schema). */
+/**
+ * The dispatch behind `schema`, if it is one (for walking the schema).
+ * @example
+ * dispatchOf(serverAuthSchema)?.variants.length // 3
+ */
 export function dispatchOf(schema: unknown): Dispatch | undefined {
   return typeof schema === "object" && schema !== null ? DISPATCHES.get(schema) : undefined;
 }
 
-/** True for a plain object (not null, not a list). */
+/**
+ * True for a plain object (not null, not a list).
+ * @example
+ * isRecord([]) // false
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,7 +7,11 @@
 import { z } from "zod";
 import { dispatch, isRecord, ranged, text } from "./schema-parts.js";
 
-/** Auth kinds built into mcp-host; extensions register more (`authStrategies`). */
+/**
+ * Auth kinds built into mcp-host; extensions register more (`authStrategies`).
+ * @example
+ * BUILT_IN_AUTH_KINDS // ["bearer", "oauth"]
+ */
 export const BUILT_IN_AUTH_KINDS: readonly string[] = ["bearer", "oauth"];
 
 const bearerAuth = z.strictObject({
@@ -28,13 +32,21 @@ const oauthAuth = z.strictObject({
 
 const customAuth = z.looseObject({ kind: text });
 
-/** `servers.*.auth`: bearer, oauth (client credentials), or a kind an extension contributes. */
+/**
+ * `servers.*.auth`: bearer, oauth (client credentials), or a kind an extension contributes.
+ * @example
+ * serverAuthSchema.parse({ kind: "bearer", token: "t" }) // { kind: "bearer", token: "t" }
+ */
 export const serverAuthSchema = dispatch(
   (input) => (isRecord(input) && input.kind === "bearer" ? bearerAuth : isRecord(input) && input.kind === "oauth" ? oauthAuth : customAuth),
   [bearerAuth, oauthAuth, customAuth],
 );
 
-/** The idle timeout of an upstream request when a server does not set one (the registry's own default). */
+/**
+ * The idle timeout of an upstream request when a server does not set one (the registry's own default).
+ * @example
+ * DEFAULT_SERVER_TIMEOUT_MS // 60000
+ */
 export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
 
 /** A glob over the server's own tool names (`*` any run, `?` one character). */
@@ -116,5 +128,9 @@ function toServerConfig(entry: z.output<typeof serverObject>): ServerConfig {
   return { ...common, transport: "http", url: url ?? "", headers, ...(auth === undefined ? {} : { auth: auth as ServerAuthConfig }) };
 }
 
-/** One upstream server: `command` makes it stdio, `url` makes it http, or say so with `transport`. */
+/**
+ * One upstream server: `command` makes it stdio, `url` makes it http, or say so with `transport`.
+ * @example
+ * serverSchema.parse({ command: "uvx", args: ["mcp-server-git"] }).transport // "stdio"
+ */
 export const serverSchema = serverObject.transform(toServerConfig);

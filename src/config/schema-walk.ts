@@ -22,7 +22,11 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** Peels optional, default and pipe layers; stops at a dispatch (its variant depends on the input). */
+/**
+ * Peels optional, default and pipe layers; stops at a dispatch (its variant depends on the input).
+ * @example
+ * unwrap(z.number().default(3)) // { schema: <the number schema>, hasDefault: true, defaultValue: 3 }
+ */
 export function unwrap(schema: z.ZodType): { schema: z.ZodType; defaultValue?: unknown; hasDefault: boolean } {
   let current = schema;
   let found: { defaultValue?: unknown; hasDefault: boolean } = { hasDefault: false };
@@ -60,7 +64,11 @@ function child(schema: z.ZodType, segment: string | number, input: unknown): z.Z
   return undefined;
 }
 
-/** The value at `path` in `input`, or undefined. */
+/**
+ * The value at `path` in `input`, or undefined.
+ * @example
+ * valueAt({ http: { port: 1 } }, ["http", "port"]) // 1
+ */
 export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let current = input;
   for (const segment of path) {
@@ -89,14 +97,22 @@ export function schemaAt(root: z.ZodType, path: readonly PropertyKey[], input: u
   return chosen ? unwrap(chosen.pick(valueAt(input, path))).schema : inner;
 }
 
-/** The keys an object schema knows, sorted; empty when `schema` is not an object. */
+/**
+ * The keys an object schema knows, sorted; empty when `schema` is not an object.
+ * @example
+ * knownKeys(schemaAt(deploymentConfigSchema, ["selection"], {})) // ["default", "ignoreKeys", "strict"]
+ */
 export function knownKeys(schema: z.ZodType | undefined): string[] {
   if (!schema) return [];
   const def = defOf(unwrap(schema).schema);
   return def.type === "object" ? Object.keys(def.shape!).sort() : [];
 }
 
-/** Bounds of a number schema. */
+/**
+ * Bounds of a number schema.
+ * @example
+ * numberBounds(z.number().int().min(0).max(9)) // { min: 0, max: 9, integer: true }
+ */
 export function numberBounds(schema: z.ZodType | undefined): { min?: number; max?: number; integer: boolean } | undefined {
   if (!schema) return undefined;
   const inner = unwrap(schema).schema as unknown as { minValue?: number | null; maxValue?: number | null; isInt?: boolean };

@@ -43,6 +43,7 @@ export function parseReferences(value: string): { parts: ReferencePart[]; unterm
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+const MAX_DEPTH = 64;
 
 /** Where references come from. */
 export interface ReferenceSources {
@@ -128,6 +129,10 @@ export async function resolveReferences(tree: unknown, sources: ReferenceSources
   const visit = async (value: unknown, path: KeyPath): Promise<unknown> => {
     if (typeof value === "string") return resolveString(value, path);
     if (!Array.isArray(value) && !isPlain(value)) return value;
+    if (path.length >= MAX_DEPTH) {
+      problems.push({ code: "CONFIG_INVALID", path, message: `is nested more than ${MAX_DEPTH} levels deep` });
+      return undefined;
+    }
     if (ancestors.has(value)) {
       problems.push({ code: "CONFIG_INVALID", path, message: "contains itself (a circular structure)" });
       return undefined;

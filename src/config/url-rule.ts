@@ -4,7 +4,11 @@
  * and never repeat the URL, which may carry a key.
  */
 
-/** localhost, 127.0.0.0/8 and [::1], as `URL.hostname` writes them. */
+/**
+ * localhost, 127.0.0.0/8 and [::1], as `URL.hostname` writes them.
+ * @example
+ * LOOPBACK_HOST.test(new URL("http://[::1]:3000/").hostname) // true
+ */
 export const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**

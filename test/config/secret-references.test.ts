@@ -2,6 +2,7 @@
 // the caller passes and from files beside the config; every resolved value returned for redaction; whatever
 // cannot be resolved is CONFIG_SECRET_UNRESOLVED naming the key and the variable or file, never a value.
 import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { loadConfig } from "../../src/config/index.js";
@@ -39,8 +40,7 @@ describe("resolving secret references", () => {
     const cwd = await project({ "deploy/prod.yaml": "auth: { issuer: https://id.example.com/, audience: mcp, keys: ['${file:keys/pub.pem}', '${file:ABS}'], algorithms: [RS256] }\n", "deploy/keys/pub.pem": "-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----\n" });
     const abs = join(cwd, "deploy/keys/pub.pem");
     const file = join(cwd, "deploy/prod.yaml");
-    const { writeFile } = await import("node:fs/promises");
-    await writeFile(file, (await import("node:fs")).readFileSync(file, "utf8").replace("ABS", abs));
+    await writeFile(file, (await readFile(file, "utf8")).replace("ABS", abs));
     const loaded = await loadConfig({ cwd, file: "deploy/prod.yaml", env: {} });
     const pem = "-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----";
     assert.deepEqual(loaded.config.auth?.keys, [pem, pem]);
@@ -111,5 +111,16 @@ describe("parseReferences", () => {
     assert.deepEqual(parseReferences("${file:./a}${env:B}"), { parts: [{ kind: "file", name: "./a" }, { kind: "env", name: "B" }], unterminated: false });
     assert.deepEqual(parseReferences("$${env:T}"), { parts: [{ text: "${env:T}" }], unterminated: false });
     assert.deepEqual(parseReferences("${env:T"), { parts: [{ text: "${env:T" }], unterminated: true });
+  });
+});
+
+describe("structures the resolver refuses", () => {
+  it("reports a circular or absurdly deep JavaScript config instead of overflowing the stack", async () => {
+    const circular = await project({ "mcp-host.config.mjs": "const options = { a: {} };\noptions.a.self = options;\nexport default { extensions: { options: { x: options } } };\n" });
+    const r1 = await refused(loadConfig({ cwd: circular, env: {} }), [["CONFIG_INVALID", "extensions.options.x.a.self"]]);
+    assert.equal(r1.problems[0]!.message, "contains itself (a circular structure)");
+    const deep = await project({ "mcp-host.config.mjs": "let v = {};\nfor (let i = 0; i < 100000; i++) v = { v };\nexport default { extensions: { options: { x: v } } };\n" });
+    const r2 = await refused(loadConfig({ cwd: deep, env: {} }), [["CONFIG_INVALID", `extensions.options.x${".v".repeat(61)}`]]);
+    assert.equal(r2.problems[0]!.message, "is nested more than 64 levels deep");
   });
 });
