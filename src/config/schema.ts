@@ -1,0 +1,66 @@
+/**
+ * The deployment configuration schema (DESIGN.md §12): one zod schema whose output is the plain, fully defaulted
+ * object the CLI hands down as options. Unknown keys are refused everywhere except inside extension options and
+ * custom auth kinds, which belong to their extensions.
+ */
+import { z } from "zod";
+import { authSchema } from "./schema-auth.js";
+import { hostName, originString, ranged, text } from "./schema-parts.js";
+import { serverSchema } from "./schema-servers.js";
+
+const extensionsSchema = z.strictObject({
+  discover: z.boolean().default(true),
+  include: z.array(text).default([]),
+  exclude: z.array(text).default([]),
+  options: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+});
+
+const selectionSchema = z.strictObject({
+  default: z.string().optional(),
+  strict: z.boolean().default(false),
+  ignoreKeys: z.array(text).default([]),
+});
+
+const corsSchema = z.preprocess(
+  (value) => (value === "*" ? { origin: "*" } : value),
+  z.strictObject({ origin: z.union([z.literal("*"), z.array(originString).min(1)]) }),
+);
+
+const httpSchema = z.strictObject({
+  host: text.default("127.0.0.1"),
+  port: ranged("http.port").default(3_000),
+  path: z.string().regex(/^\/[^?#\s]*$/, { error: 'must start with "/" and have no spaces, "?" or "#"' }).default("/mcp"),
+  allowedHosts: z.array(hostName).default([]),
+  allowedOrigins: z.array(originString).default([]),
+  cors: corsSchema.optional(),
+  legacy: z.enum(["stateful", "stateless", "reject"]).default("stateful"),
+  sessionIdleTtlMs: ranged("http.sessionIdleTtlMs").default(1_800_000),
+  maxSessions: ranged("http.maxSessions").default(10_000),
+  maxBodyBytes: ranged("http.maxBodyBytes").default(4_194_304),
+  shutdownTimeoutMs: ranged("http.shutdownTimeoutMs").default(10_000),
+});
+
+/**
+ * The whole configuration file. Parse with `loadConfig` (which also resolves secret references and applies the
+ * cross-field rules), not with this schema alone.
+ * @example
+ * deploymentConfigSchema.parse({}).http.port // 3000
+ */
+export const deploymentConfigSchema = z.strictObject({
+  name: text.optional(),
+  version: text.optional(),
+  instructions: text.optional(),
+  extensions: extensionsSchema.prefault({}),
+  selection: selectionSchema.prefault({}),
+  http: httpSchema.prefault({}),
+  auth: authSchema.optional(),
+  servers: z.record(z.string(), serverSchema).default({}),
+  startupTimeoutMs: ranged("startupTimeoutMs").default(10_000),
+  remoteServers: z.enum(["required", "optional"]).default("required"),
+});
+
+/** A validated, defaulted, resolved deployment configuration. */
+export type DeploymentConfig = z.output<typeof deploymentConfigSchema>;
+
+/** What a configuration file may contain (before defaults). */
+export type DeploymentConfigInput = z.input<typeof deploymentConfigSchema>;
