@@ -4,7 +4,7 @@
  * for, so a failure to list them fails the listing; a failure to list the rest leaves that part empty, with a warning.
  */
 import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from "@modelcontextprotocol/client";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../logger.js";
 import { listAllPages } from "./pagination.js";
 
 /** Everything one server offers, as read at one moment. */

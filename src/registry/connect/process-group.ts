@@ -5,9 +5,12 @@
  */
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { systemClock, type Clock } from "../../clock.js";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 3000;
+/** How often /proc is read while waiting: a group's end has no event to wait on, since its members are not ours. */
 const POLL_MS = 25;
 const AFTER_KILL_WAIT_MS = 2000;
 
@@ -71,24 +74,31 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-async function waitGone(pgid: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (groupAlive(pgid)) {
-    if (Date.now() >= until) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+/** Polls /proc (real time) until the group is gone, or until `ms` have passed on `clock`: true when it is gone. */
+async function waitGone(pgid: number, ms: number, clock: Clock): Promise<boolean> {
+  let expired = false;
+  const budget = clock.setTimeout(() => (expired = true), ms);
+  try {
+    while (groupAlive(pgid)) {
+      if (expired) return false;
+      await sleep(POLL_MS);
+    }
+    return true;
+  } finally {
+    budget.clear();
   }
-  return true;
 }
 
 /**
- * SIGTERM to the group, SIGKILL to whatever is left after `graceMs`; resolves when the group is gone (or, if even
- * SIGKILL did not clear it in time, with `false`).
+ * SIGTERM to the group, SIGKILL to whatever is left after `graceMs` (measured on `clock`); resolves when the group is
+ * gone (or, if even SIGKILL did not clear it in time, with `false`).
  * @example
  * await terminateGroup(child.pid); // no orphan left behind an `npx` launcher
  */
-export async function terminateGroup(pgid: number, graceMs: number = KILL_GRACE_MS): Promise<boolean> {
+export async function terminateGroup(pgid: number, options: { graceMs?: number; clock?: Clock } = {}): Promise<boolean> {
+  const clock = options.clock ?? systemClock;
   signalGroup(pgid, "SIGTERM");
-  if (await waitGone(pgid, graceMs)) return true;
+  if (await waitGone(pgid, options.graceMs ?? KILL_GRACE_MS, clock)) return true;
   signalGroup(pgid, "SIGKILL");
-  return waitGone(pgid, AFTER_KILL_WAIT_MS);
+  return waitGone(pgid, AFTER_KILL_WAIT_MS, clock);
 }

@@ -4,7 +4,7 @@
  * agents that want plain text: every block is kept, non-text blocks as short placeholders.
  */
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
-import type { McpHostErrorCode } from "../errors.js";
+import type { McpHostErrorCode } from "../../errors.js";
 
 /** The `_meta` key under which the registry's own error results carry their code. */
 export const ERROR_META_KEY = "mcp-host/error";

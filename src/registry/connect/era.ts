@@ -5,7 +5,7 @@
  * silently ignore anything before `initialize`.
  */
 import type { Client, PriorDiscovery, VersionNegotiationOptions } from "@modelcontextprotocol/client";
-import type { ServerSpecification } from "./types.js";
+import type { ServerSpecification } from "../types.js";
 
 /** The 2026 protocol revision a "modern" spec pins. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";

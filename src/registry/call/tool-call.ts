@@ -4,22 +4,31 @@
  * against the tool's outputSchema. Every failure becomes an isError result naming the server and the tool.
  */
 import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../logger.js";
+import type { RegistryIndex } from "../catalog/naming.js";
+import type { Redactor } from "../redact.js";
+import type { ApprovalHandler, CallToolOptions, ServerSpecification } from "../types.js";
 import { askApproval, needsApproval } from "./approval.js";
 import type { InputLeg } from "./input-required.js";
 import { UpstreamFailure, type LegOptions } from "./invoke.js";
-import type { RegistryIndex } from "./naming.js";
 import { errorResult } from "./results.js";
 import type { InFlightCall } from "./server-requests.js";
 import type { OutputChecks } from "./structured-output.js";
-import type { ApprovalHandler, CallToolOptions, ServerSpecification } from "./types.js";
 
 /** The parts of a server a call needs. */
 export interface CallTarget {
   spec: ServerSpecification;
+  /** The server's logger (its lines carry the server's name). */
   logger: Logger;
-  redact: (text: string) => string;
+  /** For the failure details the server or its transport gave; never for the registry's framing. */
+  redact: Redactor;
+  /** The output validators of the listing the tool came from. */
   checks: OutputChecks;
+}
+
+/** How every message about one call starts. */
+function subjectOf(tool: string, server: string): string {
+  return `tool "${tool}" on server "${server}"`;
 }
 
 /** What runToolCall needs from the registry. */
@@ -36,17 +45,16 @@ export interface ToolCallDeps {
 function failureResult(deps: ToolCallDeps, target: CallTarget, tool: string, error: UpstreamFailure, options: CallToolOptions): CallToolResult {
   const server = target.spec.name;
   const where = { server, tool };
-  const subject = `tool "${tool}" on server "${server}"`;
+  const subject = subjectOf(tool, server);
   if (error.end === "idle" || error.end === "total") {
     const limits = deps.limits(target.spec, options);
     return errorResult("TOOL_TIMEOUT", `${subject} timed out after ${error.end === "idle" ? limits.idle : limits.total} ms`, where);
   }
   if (error.end === "caller") return errorResult("MCP_CALL_FAILED", `${subject} was cancelled by the caller`, where);
-  if (error.phase === "connect") {
-    return errorResult("MCP_SERVER_UNREACHABLE", target.redact(`${subject} failed: the server could not be reached (${error.failure.detail})`), where);
-  }
+  const detail = target.redact(error.failure.detail);
+  if (error.phase === "connect") return errorResult("MCP_SERVER_UNREACHABLE", `${subject} failed: the server could not be reached (${detail})`, where);
   const rerun = error.notRetried ? "; it may have run, so it was not retried" : "";
-  return errorResult("MCP_CALL_FAILED", target.redact(`${subject} failed: ${error.failure.detail}${rerun}`), where);
+  return errorResult("MCP_CALL_FAILED", `${subject} failed: ${detail}${rerun}`, where);
 }
 
 /**
@@ -61,7 +69,7 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
     return errorResult("MCP_TOOL_AMBIGUOUS", `tool "${name}" is offered by several servers; call one of: ${found.choices.join(", ")}`, { tool: name });
   }
   if (found.kind === "denied") {
-    return errorResult("MCP_TOOL_DENIED", `tool "${found.upstreamName}" on server "${found.server}" is denied (deniedTools); the call was refused`, {
+    return errorResult("MCP_TOOL_DENIED", `${subjectOf(found.upstreamName, found.server)} is denied (deniedTools); the call was refused`, {
       server: found.server,
       tool: found.upstreamName,
     });
@@ -81,7 +89,7 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
       policy,
     });
     if (!outcome.approved) {
-      const subject = `tool "${tool.name}" on server "${spec.name}"`;
+      const subject = subjectOf(tool.name, spec.name);
       const why =
         outcome.reason === "no-handler"
           ? `${subject} needs approval (approval: "${policy}") and there is no approval handler to ask; the call was refused`
@@ -105,10 +113,11 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
   }
   const violation = target.checks.check(tool.definition, result);
   if (!violation) return result;
-  const message = `tool "${tool.name}" on server "${spec.name}" returned structured content that does not match its outputSchema (keyword "${violation.keyword}": ${violation.message})`;
+  const mismatch = `returned structured content that does not match its outputSchema (keyword "${violation.keyword}": ${violation.message})`;
   if ((spec.structuredContent ?? deps.structuredContent) === "lenient") {
-    target.logger.warn(message);
+    target.logger.warn(`tool "${tool.name}" ${mismatch}`); // the logger names the server
     return result;
   }
+  const message = `${subjectOf(tool.name, spec.name)} ${mismatch}`;
   return errorResult("MCP_OUTPUT_INVALID", violation.payload ? `${message}; payload: ${violation.payload}` : message, { ...where, payload: violation.payload });
 }

@@ -1,24 +1,10 @@
 /**
- * Which tools are destructive, and which calls need someone's approval before they run. The annotations are the
- * server's own claim: `destructiveHint: true` is destructive; with no destructiveHint, `readOnlyHint: false` is too;
- * a tool with neither is not — unless the server is not trusted (`unannotated: "destructive"`).
+ * Which calls need someone's approval before they run, and asking for it: under a server's policy (`"never"`,
+ * `"destructive"`, `"always"`), the first handler present (per call, then server, then registry) decides; a throw
+ * or anything but `true` is a refusal. Whether a tool is destructive was judged at listing (catalog/destructive.ts).
  */
-import type { Tool } from "@modelcontextprotocol/client";
-import { messageOf } from "../errors.js";
-import type { ApprovalHandler, ApprovalPolicy, ApprovalRequest } from "./types.js";
-
-/**
- * Judges a tool by its annotations.
- * @example
- * isDestructive({ name: "rm", inputSchema: { type: "object" }, annotations: { readOnlyHint: false } }) // true
- */
-export function isDestructive(tool: Tool, unannotated: "safe" | "destructive" = "safe"): boolean {
-  const hints = tool.annotations ?? {};
-  if (typeof hints.destructiveHint === "boolean") return hints.destructiveHint;
-  if (hints.readOnlyHint === false) return true;
-  if (hints.readOnlyHint === true) return false;
-  return unannotated === "destructive";
-}
+import { messageOf } from "../../errors.js";
+import type { ApprovalHandler, ApprovalPolicy, ApprovalRequest } from "../types.js";
 
 /**
  * True when a call needs approval under the server's policy.

@@ -4,9 +4,9 @@
  * and retries with `inputResponses` and the byte-exact `requestState`. The SDK can do this itself, but not tell
  * which call a request belongs to; run here, each embedded request reaches the relay of its own call.
  */
-import { McpHostError, messageOf } from "../errors.js";
+import { McpHostError, messageOf } from "../../errors.js";
+import type { UpstreamRequest } from "../types.js";
 import { kindOfMethod } from "./server-requests.js";
-import type { UpstreamRequest } from "./types.js";
 
 /** Rounds of input a single request may ask for before it is given up. */
 export const MAX_INPUT_ROUNDS = 10;
@@ -45,18 +45,18 @@ export async function runWithInputs<T>(
     const result = await send(leg);
     if (!isInputRequired(result)) return result as T;
     if (round >= MAX_INPUT_ROUNDS) {
-      throw new McpHostError("MCP_CALL_FAILED", `server "${server}" kept asking for input after ${MAX_INPUT_ROUNDS} rounds`, { server });
+      throw new McpHostError("MCP_CALL_FAILED", `the server kept asking for input after ${MAX_INPUT_ROUNDS} rounds`, { server });
     }
     const responses: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
       const method = typeof request?.method === "string" ? request.method : "";
       if (!kindOfMethod(method)) {
-        throw new McpHostError("MCP_CALL_FAILED", `server "${server}" asked for input of an unknown kind (${method || "no method"})`, { server });
+        throw new McpHostError("MCP_CALL_FAILED", `the server asked for input of an unknown kind (${method || "no method"})`, { server });
       }
       try {
         responses[key] = await answer(method as UpstreamRequest["method"], (request.params ?? {}) as Record<string, unknown>);
       } catch (error) {
-        throw new McpHostError("MCP_CALL_FAILED", `server "${server}" asked for ${method} and it was refused: ${messageOf(error)}`, { server, cause: error });
+        throw new McpHostError("MCP_CALL_FAILED", `the server asked for ${method} and it was refused: ${messageOf(error)}`, { server, cause: error });
       }
     }
     leg = { inputResponses: responses, ...(result.requestState !== undefined ? { requestState: result.requestState } : {}) };

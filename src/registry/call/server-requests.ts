@@ -5,8 +5,9 @@
  * handler's failure becomes such an error too; it never crashes anything.
  */
 import { ProtocolError, ProtocolErrorCode, type Client, type ClientCapabilities } from "@modelcontextprotocol/client";
-import { messageOf } from "../errors.js";
-import type { Logger } from "../logger.js";
+import { messageOf } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import type { ClientSetup } from "../connect/connection.js";
 import type {
   ServerRequestContext,
   ServerRequestHandlers,
@@ -14,7 +15,7 @@ import type {
   ServerRequestRelay,
   ServerSpecification,
   UpstreamRequest,
-} from "./types.js";
+} from "../types.js";
 
 /** A call in progress on one server, as far as server-to-client requests are concerned. */
 export interface InFlightCall {
@@ -41,7 +42,7 @@ export function kindOfMethod(method: string): ServerRequestKind | undefined {
  * const router = new ServerRequestRouter(registryOptions, logger);
  * const client = new Client(info, { capabilities: router.capabilities(spec) }); router.install(client, spec);
  */
-export class ServerRequestRouter {
+export class ServerRequestRouter implements ClientSetup {
   private readonly inflight = new Map<string, Set<InFlightCall>>();
 
   constructor(

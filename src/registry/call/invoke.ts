@@ -5,11 +5,12 @@
  * the first error is surfaced; if the retry fails, the second.
  */
 import type { Client, Progress } from "@modelcontextprotocol/client";
+import type { Clock } from "../../clock.js";
+import type { ServerConnection } from "../connect/connection.js";
+import { classifyFailure, type Failure } from "../failure.js";
+import type { UpstreamRequest } from "../types.js";
 import { startDeadline, type DeadlineEnd } from "./deadline.js";
-import { classifyFailure, type Failure } from "./failure.js";
 import { runWithInputs, type InputLeg } from "./input-required.js";
-import type { ServerConnection } from "./connection.js";
-import type { UpstreamRequest } from "./types.js";
 
 /**
  * A request that failed for good, with what the caller needs to word the error.
@@ -48,6 +49,8 @@ export interface InvokeOptions {
   openTimeoutMs: number;
   timeoutMs: number;
   maxTotalMs: number;
+  /** What the total cap runs on. */
+  clock: Clock;
   /** True when the request may safely run twice (read-only or idempotent). */
   mayRerun: boolean;
   signal?: AbortSignal;
@@ -66,7 +69,7 @@ export interface InvokeOptions {
  *   client.callTool({ name: "status", arguments: {}, ...inputs }, leg));
  */
 export async function invokeUpstream<T>(options: InvokeOptions, send: (client: Client, leg: LegOptions, inputs: InputLeg) => Promise<unknown>): Promise<T> {
-  const deadline = startDeadline({ timeoutMs: options.timeoutMs, maxTotalMs: options.maxTotalMs, ...(options.signal ? { signal: options.signal } : {}) });
+  const deadline = startDeadline({ timeoutMs: options.timeoutMs, maxTotalMs: options.maxTotalMs, clock: options.clock, ...(options.signal ? { signal: options.signal } : {}) });
   const leg: LegOptions = { ...deadline.requestOptions, onprogress: (p) => options.onprogress?.(p), allowInputRequired: true };
   const open = { timeoutMs: options.openTimeoutMs, signal: deadline.requestOptions.signal };
   const attempt = (client: Client) => runWithInputs<T>((inputs) => send(client, leg, inputs), options.answer, options.server);

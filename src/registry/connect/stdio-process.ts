@@ -6,7 +6,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
-import type { Logger } from "../logger.js";
+import { systemClock, type Clock } from "../../clock.js";
+import type { Logger } from "../../logger.js";
+import { CHILD_GONE } from "../failure.js";
+import { waitAtMost } from "../limits.js";
 import { childEnv } from "./child-env.js";
 import { lineSplitter } from "./line-splitter.js";
 import { KILL_GRACE_MS, groupAlive, signalGroup, terminateGroup } from "./process-group.js";
@@ -18,23 +21,28 @@ export interface StdioProcessOptions {
   /** Added to the minimal inherited environment. */
   env?: Readonly<Record<string, string>>;
   cwd?: string;
-  /** Receives the child's stderr, one line per record. */
+  /** The server's logger: the child's stderr goes to its `[stderr]` child, one line per record. */
   logger: Logger;
   /** Applied to every stderr line before it is logged (a child may print its own credentials). */
   redact?: (line: string) => string;
   /** Between SIGTERM and SIGKILL on close (default 3000 ms). */
   killGraceMs?: number;
+  /** What the kill grace and the transport's other waits run on (default: the system clock). */
+  clock?: Clock;
+}
+
+/** How the child ended. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 const WRITE_SETTLE_MS = 500;
 
-/** Marks an error raised because the child was gone before a message could be written. */
-export const CHILD_GONE = "MCP_CHILD_GONE";
-
 /**
  * A Transport over a child process's stdin/stdout, the child leading its own process group.
  * @example
- * const transport = new StdioProcessTransport({ command: "uvx", args: ["mcp-server-git"], logger });
+ * const transport = new StdioProcessTransport({ command: "uvx", args: ["mcp-server-git"], logger: serverLog });
  * await client.connect(transport); … await transport.close(); // SIGTERM the group, SIGKILL after 3 s
  */
 export class StdioProcessTransport implements Transport {
@@ -45,11 +53,15 @@ export class StdioProcessTransport implements Transport {
   private child?: ChildProcess;
   private readonly readBuffer = new ReadBuffer();
   private closed = false;
-  private exitInfo?: { code: number | null; signal: NodeJS.Signals | null };
+  private exitInfo?: ChildExit;
   private closing?: Promise<void>;
   private readonly writing = new Set<Promise<unknown>>();
 
-  constructor(private readonly options: StdioProcessOptions) {}
+  private readonly clock: Clock;
+
+  constructor(private readonly options: StdioProcessOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** The child's pid (and process group id) once started. */
   get pid(): number | undefined {
@@ -57,7 +69,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   /** How the child ended, once it has. */
-  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+  get exit(): ChildExit | undefined {
     return this.exitInfo;
   }
 
@@ -65,20 +77,11 @@ export class StdioProcessTransport implements Transport {
    * How the child ended, waiting up to `timeoutMs` for its exit to be reported. A write to a child that is dying
    * fails (broken pipe) before its exit event arrives; waiting lets the caller report the exit, which says more.
    */
-  exitWithin(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
+  async exitWithin(timeoutMs: number): Promise<ChildExit | undefined> {
     const child = this.child;
-    if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined));
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        child.off("exit", onExit);
-        resolve(undefined);
-      }, timeoutMs);
-      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        clearTimeout(timer);
-        resolve({ code, signal });
-      };
-      child.once("exit", onExit);
-    });
+    if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null) return this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined);
+    const exited = new Promise<ChildExit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    return waitAtMost(this.clock, exited, timeoutMs);
   }
 
   start(): Promise<void> {
@@ -95,7 +98,8 @@ export class StdioProcessTransport implements Transport {
       });
       this.child = child;
       const redact = this.options.redact ?? ((line: string) => line);
-      const stderr = lineSplitter((line) => logger.info(redact(line)));
+      const stderrLog = logger.child("stderr");
+      const stderr = lineSplitter((line) => stderrLog.info(redact(line)));
       child.stderr?.on("data", stderr.push);
       child.stderr?.on("end", stderr.flush);
       child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
@@ -142,7 +146,7 @@ export class StdioProcessTransport implements Transport {
       // the pipe may already be broken; the signals below still apply
     }
     if (pid !== undefined && groupAlive(pid)) {
-      const gone = await terminateGroup(pid, this.options.killGraceMs ?? KILL_GRACE_MS);
+      const gone = await terminateGroup(pid, { graceMs: this.options.killGraceMs ?? KILL_GRACE_MS, clock: this.clock });
       if (!gone) this.options.logger.warn("process group did not exit after SIGKILL", { pid });
     }
     this.markClosed();
@@ -184,8 +188,7 @@ export class StdioProcessTransport implements Transport {
     }
     // Let writes in flight settle first: a request written to a child that was already gone fails with EPIPE (it
     // never reached the server, so it may be retried) and must not be reported as lost in flight by the close.
-    const settle = new Promise((resolve) => setTimeout(resolve, WRITE_SETTLE_MS).unref());
-    void Promise.race([Promise.allSettled([...this.writing]), settle]).then(() => this.onclose?.());
+    void waitAtMost(this.clock, Promise.allSettled([...this.writing]), WRITE_SETTLE_MS).then(() => this.onclose?.());
   }
 }
 

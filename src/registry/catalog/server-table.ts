@@ -4,48 +4,45 @@
  * deadline), re-listing one server, and announcing the resulting changes to watchers all happen here.
  */
 import type { Tool } from "@modelcontextprotocol/client";
-import { McpHostError, messageOf } from "../errors.js";
-import type { Logger } from "../logger.js";
-import { isDestructive } from "./approval.js";
-import { ServerConnection } from "./connection.js";
-import { classifyFailure } from "./failure.js";
+import { messageOf } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import { QUALIFIER } from "../../names.js";
+import { ServerConnection, type ClientSetup } from "../connect/connection.js";
+import { classifyFailure } from "../failure.js";
+import { raceAbort, startBudget, type Limits } from "../limits.js";
+import { redactorOf, type Redactor } from "../redact.js";
+import { checkServerNames } from "../server-spec.js";
+import type { RegistryOptions, ServerSpecification, ServerStatus, UnavailableServer } from "../types.js";
+import { isDestructive } from "./destructive.js";
 import { globMatcher } from "./glob.js";
-import type { Limits } from "./limits.js";
 import { fetchListing, type ServerListing } from "./listing.js";
 import { RegistryIndex, type IndexInput } from "./naming.js";
-import { createRedactor } from "./redact.js";
-import type { ServerRequestRouter } from "./server-requests.js";
-import { OutputChecks } from "./structured-output.js";
-import type { RegistryOptions, ServerSpecification, ServerStatus, UnavailableServer } from "./types.js";
 import { WatchHub, diffOffers, snapshotOffer } from "./watch.js";
 
 /** One server's state inside the registry. */
 export interface Upstream {
   spec: ServerSpecification;
   connection: ServerConnection;
+  /** Lines carry the server's name as their prefix; messages need not repeat it. */
   logger: Logger;
-  redact: (text: string) => string;
+  /** For what the server or its transport says; never for the registry's own words. */
+  redact: Redactor;
   listing?: ServerListing;
-  /** Output validators of the current listing (replaced with it). */
-  checks: OutputChecks;
   relisting?: Promise<void>;
 }
 
 /** What the table needs from its registry. */
 export interface TableSettings {
   logger: Logger;
-  router: ServerRequestRouter;
+  /** Prepares every new client for server-to-client requests. */
+  setup: ClientSetup;
   options: RegistryOptions;
   limits: Limits;
   /** True while an eager re-list (for watchers) is welcome: started and not closing. */
   live: () => boolean;
 }
 
-function secretsOf(spec: ServerSpecification): string[] {
-  if (spec.transport === "http") return [spec.url, ...Object.values(spec.headers ?? {})];
-  if (spec.transport === "stdio") return Object.values(spec.env ?? {});
-  return [];
-}
+type Phase = UnavailableServer["phase"];
 
 /**
  * The registry's servers and their listings.
@@ -66,25 +63,22 @@ export class ServerTable {
     specs: readonly ServerSpecification[],
     private readonly settings: TableSettings,
   ) {
+    checkServerNames(specs);
     this.registryDenied = globMatcher(settings.options.deniedTools ?? []);
-    for (const spec of specs) {
-      if (this.upstreams.has(spec.name)) {
-        throw new McpHostError("MCP_TRANSPORT_INVALID", `two servers are named "${spec.name}"; server names must be unique`, { server: spec.name });
-      }
-      this.upstreams.set(spec.name, this.makeUpstream(spec));
-    }
+    for (const spec of specs) this.upstreams.set(spec.name, this.makeUpstream(spec));
     this.index = RegistryIndex.build(this.names(), []);
   }
 
   private makeUpstream(spec: ServerSpecification): Upstream {
-    const { logger: root, router, options, limits } = this.settings;
+    const { logger: root, setup, options, limits } = this.settings;
     const logger = root.child(spec.name);
-    const redact = createRedactor(secretsOf(spec));
+    const redact = redactorOf(spec);
     const name = spec.name;
     const connection = new ServerConnection(spec, {
       logger,
       redact,
-      router,
+      setup,
+      clock: limits.clock,
       clientInfo: options.clientInfo ?? { name: "mcp-host-registry", version: "0.1.0" },
       timeoutMs: limits.timeoutOf(spec),
       onListChanged: () => this.markStale(name),
@@ -94,7 +88,7 @@ export class ServerTable {
         if (!this.opened.includes(name)) this.opened.push(name);
       },
     });
-    return { spec, connection, logger, redact, checks: new OutputChecks(logger) };
+    return { spec, connection, logger, redact };
   }
 
   /** Server names in spec order. */
@@ -130,10 +124,18 @@ export class ServerTable {
     });
   }
 
-  /** Records (or, with no message, clears) a server's unavailability. */
-  setUnavailable(name: string, phase: UnavailableServer["phase"], message?: string): void {
-    if (message === undefined) this.down.delete(name);
-    else this.down.set(name, { server: name, phase, code: "MCP_SERVER_UNREACHABLE", message });
+  /**
+   * Records that a server is unavailable and logs it once, under the server's name. `what` is the registry's
+   * sentence about it without the server's name ("could not be connected: …"), its foreign part already redacted.
+   */
+  reportUnavailable(name: string, phase: Phase, what: string): void {
+    this.down.set(name, { server: name, phase, code: "MCP_SERVER_UNREACHABLE", message: `server "${name}" ${what}` });
+    this.get(name).logger.warn(`unavailable (${phase}): ${what}`, { code: "MCP_SERVER_UNREACHABLE" });
+  }
+
+  /** Reports a server unavailable because `error` stopped it being `verb` ("reconnected", "re-listed"). */
+  reportFailure(name: string, phase: Phase, verb: string, error: unknown): void {
+    this.reportUnavailable(name, phase, `could not be ${verb}: ${this.get(name).redact(classifyFailure(error).detail)}`);
   }
 
   status(): ServerStatus[] {
@@ -152,40 +154,55 @@ export class ServerTable {
 
   /** Connects and lists the given servers in parallel under one start-up deadline; failures go to `unavailable`. */
   async bringUp(servers: readonly string[], announce: boolean): Promise<void> {
-    const deadline = AbortSignal.timeout(this.settings.limits.startupMs);
-    await Promise.all(servers.map((name) => this.bringUpOne(this.get(name), deadline)));
+    const { clock, startupMs } = this.settings.limits;
+    const deadline = startBudget(clock, startupMs, "the start-up deadline passed");
+    try {
+      await Promise.all(servers.map((name) => this.bringUpOne(this.get(name), deadline.signal)));
+    } finally {
+      deadline.clear();
+    }
     this.rebuild(announce);
   }
 
   private async bringUpOne(upstream: Upstream, deadline: AbortSignal): Promise<void> {
-    const { spec, connection } = upstream;
+    const failed = await this.list(upstream, deadline);
+    if (!failed) return;
+    upstream.listing = undefined;
+    this.reportUnavailable(upstream.spec.name, failed.phase, this.startFailure(upstream, failed.phase, failed.error, deadline.aborted));
+  }
+
+  /** Connects (if needed) and reads one server's listing; on failure, says in which phase and why. */
+  private async list(upstream: Upstream, signal?: AbortSignal): Promise<{ phase: Phase; error: unknown } | undefined> {
+    const { spec, connection, logger } = upstream;
     const { limits } = this.settings;
-    let phase: "connect" | "list" = "connect";
+    let phase: Phase = "connect";
     try {
-      const client = await raceAbort(connection.ready({ timeoutMs: limits.startupMs, signal: deadline }), deadline);
+      const client = await raceAbort(connection.ready({ timeoutMs: limits.startupMs, ...(signal ? { signal } : {}) }), signal);
       phase = "list";
-      this.stale.delete(spec.name);
-      upstream.listing = await raceAbort(fetchListing(client, { logger: upstream.logger, timeoutMs: limits.timeoutOf(spec), signal: deadline }), deadline);
-      upstream.checks = new OutputChecks(upstream.logger);
+      this.stale.delete(spec.name); // a change announced from here on is not in this listing
+      const listing = await raceAbort(fetchListing(client, { logger, timeoutMs: limits.timeoutOf(spec), ...(signal ? { signal } : {}) }), signal);
+      upstream.listing = listing;
       this.down.delete(spec.name);
+      const { tools, resources, templates, prompts } = listing;
+      logger.debug(`listed ${tools.length} tool(s), ${resources.length} resource(s), ${templates.length} template(s), ${prompts.length} prompt(s)`);
+      return undefined;
     } catch (error) {
-      upstream.listing = undefined;
-      const message = this.startFailureMessage(upstream, phase, error, deadline.aborted);
-      this.setUnavailable(spec.name, phase, message);
-      upstream.logger.warn(`unavailable (${phase}): ${message}`, { code: "MCP_SERVER_UNREACHABLE" });
+      return { phase, error };
     }
   }
 
-  private startFailureMessage(upstream: Upstream, phase: "connect" | "list", error: unknown, timedOut: boolean): string {
+  /** Why a server did not come up, in the registry's words around the redacted foreign detail. */
+  private startFailure(upstream: Upstream, phase: Phase, error: unknown, timedOut: boolean): string {
     const { spec, connection } = upstream;
-    if (timedOut) return `server "${spec.name}" did not ${phase === "connect" ? "connect" : "list its tools"} within ${this.settings.limits.startupMs} ms`;
+    if (timedOut) return `did not ${phase === "connect" ? "connect" : "list its tools"} within ${this.settings.limits.startupMs} ms`;
     const code = (error as { code?: unknown }).code;
-    let detail = classifyFailure(error).detail;
-    if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
-    else if (code === "EACCES") detail = "the command is not executable";
     const exit = connection.lastExit;
+    let detail: string;
     if (exit && phase === "connect") detail = `the server process exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
-    return upstream.redact(`server "${spec.name}" could not be ${phase === "connect" ? "connected" : "listed"}: ${detail}`);
+    else if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
+    else if (code === "EACCES") detail = "the command is not executable";
+    else detail = upstream.redact(classifyFailure(error).detail);
+    return `could not be ${phase === "connect" ? "connected" : "listed"}: ${detail}`;
   }
 
   /** Marks a server for re-listing at the next operation — at once, while someone watches. */
@@ -212,22 +229,9 @@ export class ServerTable {
   relist(name: string): Promise<void> {
     const upstream = this.get(name);
     upstream.relisting ??= (async () => {
-      this.stale.delete(name);
-      const { spec, connection } = upstream;
-      const { limits } = this.settings;
-      let phase: UnavailableServer["phase"] = "connect";
-      try {
-        const client = await connection.ready({ timeoutMs: limits.startupMs });
-        phase = "list";
-        upstream.listing = await fetchListing(client, { logger: upstream.logger, timeoutMs: limits.timeoutOf(spec) });
-        upstream.checks = new OutputChecks(upstream.logger);
-        this.down.delete(name);
-      } catch (error) {
-        // The last listing stays in the index (names stay stable); the server is reported until it recovers.
-        const message = upstream.redact(`server "${name}" could not be ${phase === "connect" ? "reconnected" : "re-listed"}: ${classifyFailure(error).detail}`);
-        this.setUnavailable(name, phase, message);
-        upstream.logger.warn(message);
-      }
+      const failed = await this.list(upstream);
+      // On failure the last listing stays in the index (names stay stable); the server is reported until it recovers.
+      if (failed) this.reportFailure(name, failed.phase, failed.phase === "connect" ? "reconnected" : "re-listed", failed.error);
       this.rebuild(true);
     })().finally(() => (upstream.relisting = undefined));
     return upstream.relisting;
@@ -242,7 +246,7 @@ export class ServerTable {
       inputs.push({
         server: spec.name,
         listing,
-        denied: (tool) => denied(tool) || this.registryDenied(tool) || this.registryDenied(`${spec.name}__${tool}`),
+        denied: (tool) => denied(tool) || this.registryDenied(tool) || this.registryDenied(`${spec.name}${QUALIFIER}${tool}`),
         destructive: (tool: Tool) => isDestructive(tool, spec.unannotated),
       });
     }
@@ -252,14 +256,4 @@ export class ServerTable {
     const events = diffOffers(snapshotOffer(before.tools, before.prompts, before.resources), snapshotOffer(this.index.tools, this.index.prompts, this.index.resources));
     if (events.length > 0) this.hub.publish(events);
   }
-}
-
-/** Resolves or rejects with `promise`, or rejects when `signal` aborts (for steps that might not honour it). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

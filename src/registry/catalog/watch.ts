@@ -3,7 +3,7 @@
  * nothing is lost between subscribing and the first iteration), holds at most 64 events, and drops — and counts —
  * rather than slow down a refresh. Every stream ends when the registry closes.
  */
-import type { WatchEvent } from "./types.js";
+import type { WatchEvent } from "../types.js";
 
 /** Events a subscriber may hold before new ones are dropped. */
 export const WATCH_BUFFER = 64;

@@ -5,9 +5,10 @@
  * are always accepted; a bare name several servers offer is ambiguous and never guessed.
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from "@modelcontextprotocol/client";
-import { assignNames, cleanName, splitQualified } from "../names.js";
+import { assignNames, cleanName, splitQualified } from "../../names.js";
+import { compareNames, longestFirst } from "../compare.js";
+import type { RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../types.js";
 import type { ServerListing } from "./listing.js";
-import type { RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "./types.js";
 
 /** One server's part of the index: its listing and how its tools are judged. */
 export interface IndexInput {
@@ -48,7 +49,7 @@ function resolveNamed<E extends Named>(name: string, entries: readonly E[], byNa
   }
   const owners = entries.filter((e) => e.upstreamName === name || cleanName(e.upstreamName) === name);
   if (owners.length === 1) return { kind: "found", entry: owners[0]! };
-  if (owners.length > 1) return { kind: "ambiguous", choices: owners.map((e) => e.name).sort() };
+  if (owners.length > 1) return { kind: "ambiguous", choices: owners.map((e) => e.name).sort(compareNames) };
   const deniedServer = servers.find((s) => deniedOn?.(s, name));
   if (deniedServer !== undefined) return { kind: "denied", server: deniedServer, upstreamName: name };
   return { kind: "unknown" };
@@ -121,14 +122,14 @@ export class RegistryIndex {
   resolveResource(uri: string): Resolution<RegistryResource> {
     const exact = this.resourceByUri.get(uri);
     if (exact) return { kind: "found", entry: exact };
-    for (const server of [...this.servers].sort((a, b) => b.length - a.length)) {
+    for (const server of [...this.servers].sort(longestFirst)) {
       if (!uri.startsWith(`${server}:`)) continue;
       const rest = uri.slice(server.length + 1);
       const hit = this.resources.find((r) => r.server === server && r.upstreamUri === rest);
       if (hit) return { kind: "found", entry: hit };
     }
     const owners = this.resources.filter((r) => r.upstreamUri === uri);
-    if (owners.length > 1) return { kind: "ambiguous", choices: owners.map((r) => r.uri).sort() };
+    if (owners.length > 1) return { kind: "ambiguous", choices: owners.map((r) => r.uri).sort(compareNames) };
     return { kind: "unknown" };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Checking a tool's `structuredContent` against its declared `outputSchema`. Validators are compiled lazily, once per
- * listing: each listing gets its own Ajv instance, so a re-listed server's old schemas are dropped with it instead of
- * piling up in a shared cache. External `$ref`s are never fetched; a schema that does not compile is not enforced
+ * listing: each listing gets its own Ajv instance (ListingChecks keys them by listing), so a re-listed server's old
+ * schemas are dropped with it instead of piling up in a shared cache. External `$ref`s are never fetched; a schema that does not compile is not enforced
  * (with a warning) rather than making the tool unusable.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
@@ -9,7 +9,8 @@ import AjvModule from "ajv";
 import Ajv2019Module from "ajv/dist/2019.js";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { Logger } from "../logger.js";
+import { messageOf } from "../../errors.js";
+import type { Logger } from "../../logger.js";
 
 type AjvLike = InstanceType<typeof AjvModule.default>;
 type Validate = ((data: unknown) => boolean) & { errors?: Array<{ keyword: string; instancePath: string; message?: string }> | null };
@@ -79,7 +80,7 @@ export class OutputChecks {
         validate = this.instance(dialect(schema)).compile(schema) as Validate;
       } catch (error) {
         this.logger.warn(`tool "${tool.name}" declares an outputSchema that does not compile; its structured content is not checked`, {
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         });
       }
     }
@@ -103,5 +104,25 @@ export class OutputChecks {
       message: `${where}${first?.message ?? "does not match"}`,
       payload: clip(JSON.stringify(result.structuredContent) ?? ""),
     };
+  }
+}
+
+/**
+ * One OutputChecks per server listing, dropped with it: a new listing starts with no compiled validators.
+ * @example
+ * const checks = new ListingChecks(); checks.of(upstream.listing, upstream.logger).check(tool, result)
+ */
+export class ListingChecks {
+  private readonly byListing = new WeakMap<object, OutputChecks>();
+
+  /** The checks of `listing` (a fresh, uncached set when there is none, as while a server is being brought up). */
+  of(listing: object | undefined, logger: Logger): OutputChecks {
+    if (!listing) return new OutputChecks(logger);
+    let checks = this.byListing.get(listing);
+    if (!checks) {
+      checks = new OutputChecks(logger);
+      this.byListing.set(listing, checks);
+    }
+    return checks;
   }
 }

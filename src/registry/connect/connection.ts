@@ -4,21 +4,41 @@
  * server's list-change feed alive: pushed notifications on a 2025 connection, a `subscriptions/listen` stream on a
  * 2026 one — re-opened when it drops, since the SDK does not.
  */
-import { Client, StreamableHTTPClientTransport, type McpSubscription, type PriorDiscovery, type Transport } from "@modelcontextprotocol/client";
-import { McpHostError } from "../errors.js";
-import type { Logger } from "../logger.js";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ClientCapabilities,
+  type McpSubscription,
+  type PriorDiscovery,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import type { Clock } from "../../clock.js";
+import { McpHostError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import { classifyFailure } from "../failure.js";
+import { waitAtMost } from "../limits.js";
+import type { Redactor } from "../redact.js";
+import type { ServerSpecification, ServerStatus } from "../types.js";
 import { negotiationFor, verdictOf } from "./era.js";
-import { classifyFailure } from "./failure.js";
-import type { ServerRequestRouter } from "./server-requests.js";
-import { StdioProcessTransport } from "./stdio-process.js";
-import type { ServerSpecification, ServerStatus } from "./types.js";
+import { StdioProcessTransport, type ChildExit } from "./stdio-process.js";
+
+/** How each new client is prepared for server-to-client requests (the call layer's router does this). */
+export interface ClientSetup {
+  /** The capabilities the client declares to this server. */
+  capabilities(spec: ServerSpecification): ClientCapabilities;
+  /** Installs the client's handlers for requests the server pushes. */
+  install(client: Client, spec: ServerSpecification): void;
+}
 
 /** What a connection needs from its registry. */
 export interface ConnectionDeps {
+  /** The server's logger (lines carry its name; messages need not repeat it). */
   logger: Logger;
-  redact: (text: string) => string;
-  router: ServerRequestRouter;
+  redact: Redactor;
+  setup: ClientSetup;
   clientInfo: { name: string; version: string };
+  /** What the connection's waits and delays run on. */
+  clock: Clock;
   /** The server said (or may have said, while its feed was down) that its lists changed. */
   onListChanged: () => void;
   /** The connection ended without being asked to (a stdio child exited). */
@@ -60,7 +80,7 @@ export class ServerConnection {
   private listenBackoffMs = 0;
   private closed = false;
   /** How the last stdio child ended, when a connect failed because it exited. */
-  lastExit?: { code: number | null; signal: NodeJS.Signals | null };
+  lastExit?: ChildExit;
 
   constructor(
     readonly spec: ServerSpecification,
@@ -79,7 +99,7 @@ export class ServerConnection {
 
   /** The connected client, connecting first if needed; concurrent callers share one attempt. */
   async ready(options: OpenOptions): Promise<Client> {
-    if (this.closed) throw new McpHostError("MCP_REGISTRY_CLOSED", `server "${this.spec.name}": the registry is closed`, { server: this.spec.name });
+    if (this.closed) throw new McpHostError("MCP_REGISTRY_CLOSED", "the registry is closed", { server: this.spec.name });
     if (this.client && this.state === "connected") {
       if (this.listenLost) await this.listen(this.client, this.generation);
       return this.client;
@@ -107,7 +127,7 @@ export class ServerConnection {
     await this.opening?.catch(() => undefined);
     const transport = this.transport;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SESSION_END_WAIT_MS).unref())]);
+      await waitAtMost(this.deps.clock, transport.terminateSession(), SESSION_END_WAIT_MS);
     }
     try {
       await this.drop();
@@ -142,8 +162,9 @@ export class ServerConnection {
         ...(spec.env ? { env: spec.env } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.killGraceMs !== undefined ? { killGraceMs: spec.killGraceMs } : {}),
-        logger: this.deps.logger.child("stderr"),
+        logger: this.deps.logger,
         redact: this.deps.redact,
+        clock: this.deps.clock,
       });
     }
     if (spec.transport === "http") {
@@ -159,11 +180,11 @@ export class ServerConnection {
     const signal = options.signal ? AbortSignal.any([options.signal, this.openAbort.signal]) : this.openAbort.signal;
     const negotiation = negotiationFor(this.spec);
     const client = new Client(this.deps.clientInfo, {
-      capabilities: this.deps.router.capabilities(this.spec),
+      capabilities: this.deps.setup.capabilities(this.spec),
       inputRequired: { autoFulfill: false },
       ...(negotiation ? { versionNegotiation: negotiation } : {}),
     });
-    this.deps.router.install(client, this.spec);
+    this.deps.setup.install(client, this.spec);
     for (const method of LIST_CHANGED) client.setNotificationHandler(method, () => this.deps.onListChanged());
     client.onerror = (error) => this.deps.logger.debug(`connection: ${this.deps.redact(error.message)}`);
     client.onclose = () => {
@@ -189,6 +210,7 @@ export class ServerConnection {
       if (negotiation) this.verdict = verdictOf(client);
       this.client = client;
       this.state = "connected";
+      this.deps.logger.debug(`connected (${client.getProtocolEra() ?? "unknown"} era)`);
       this.deps.onOpened();
       await this.listen(client, generation);
       return client;
@@ -221,17 +243,19 @@ export class ServerConnection {
     if (Object.keys(filter).length === 0) return;
     try {
       const subscription = await client.listen(filter, { timeout: this.deps.timeoutMs });
-      const openedAt = Date.now();
+      const { clock } = this.deps;
+      const openedAt = clock.now();
       this.subscription = subscription;
+      this.deps.logger.debug("the list-change stream is open");
       void subscription.closed.then((why) => {
         if (why === "local" || generation !== this.generation || this.closed) return;
         this.deps.onListChanged(); // changes may have been missed while it was down
         // A stream that lived a while is re-opened at once; one that keeps dropping right away, with a growing delay.
-        this.listenBackoffMs = Date.now() - openedAt >= LISTEN_STABLE_MS ? 0 : Math.min(Math.max(this.listenBackoffMs * 2, 250), LISTEN_MAX_BACKOFF_MS);
+        this.listenBackoffMs = clock.now() - openedAt >= LISTEN_STABLE_MS ? 0 : Math.min(Math.max(this.listenBackoffMs * 2, 250), LISTEN_MAX_BACKOFF_MS);
         this.deps.logger.info(`the list-change stream ended (${why}); re-opening it`, { afterMs: this.listenBackoffMs });
         const reopen = () => void this.listen(client, generation);
         if (this.listenBackoffMs === 0) reopen();
-        else setTimeout(reopen, this.listenBackoffMs).unref();
+        else clock.setTimeout(reopen, this.listenBackoffMs);
       });
     } catch (error) {
       this.listenLost = true;

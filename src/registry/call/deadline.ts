@@ -1,8 +1,10 @@
 /**
  * The time limits of one upstream request: an idle timeout that progress notifications reset (enforced by the SDK,
  * which also cancels the request upstream when it fires) and a total cap that nothing resets (enforced here, through
- * the request's abort signal, so the SDK cancels upstream the same way). The caller's own signal joins in.
+ * the request's abort signal, so the SDK cancels upstream the same way, and measured on the registry's clock). The
+ * caller's own signal joins in.
  */
+import type { Clock } from "../../clock.js";
 
 /** How a request's time ran out, or that its caller gave up. */
 export type DeadlineEnd = "idle" | "total" | "caller";
@@ -19,17 +21,16 @@ export interface Deadline {
 /**
  * Starts the clock for one request.
  * @example
- * const deadline = startDeadline({ timeoutMs: 60_000, maxTotalMs: 600_000, signal });
+ * const deadline = startDeadline({ timeoutMs: 60_000, maxTotalMs: 600_000, clock: systemClock, signal });
  * try { await client.callTool(params, { ...deadline.requestOptions, onprogress }); } finally { deadline.dispose(); }
  */
-export function startDeadline(options: { timeoutMs: number; maxTotalMs: number; signal?: AbortSignal }): Deadline {
+export function startDeadline(options: { timeoutMs: number; maxTotalMs: number; clock: Clock; signal?: AbortSignal }): Deadline {
   const controller = new AbortController();
   let end: DeadlineEnd | undefined;
-  const timer = setTimeout(() => {
+  const timer = options.clock.setTimeout(() => {
     end ??= "total";
     controller.abort(new Error("total timeout"));
   }, options.maxTotalMs);
-  timer.unref?.();
   const onCallerAbort = () => {
     end ??= "caller";
     controller.abort(options.signal?.reason ?? new Error("aborted"));
@@ -40,7 +41,7 @@ export function startDeadline(options: { timeoutMs: number; maxTotalMs: number; 
     requestOptions: { timeout: options.timeoutMs, resetTimeoutOnProgress: true, signal: controller.signal },
     ended: (timedOut) => end ?? (timedOut ? "idle" : undefined),
     dispose() {
-      clearTimeout(timer);
+      timer.clear();
       options.signal?.removeEventListener("abort", onCallerAbort);
     },
   };
