@@ -13,6 +13,7 @@ import { ListingChecks } from "./call/structured-output.js";
 import { runToolCall, type CallTarget } from "./call/tool-call.js";
 import type { WatchStream } from "./catalog/watch.js";
 import { ServerTable, type Upstream } from "./catalog/server-table.js";
+import { compareNames } from "./compare.js";
 import { guardOnExit } from "./connect/exit-guard.js";
 import { resolveLimits, type Limits } from "./limits.js";
 import type {
@@ -283,7 +284,8 @@ export class McpRegistry implements AsyncDisposable {
       }
     }
     this.releaseExitGuard?.();
-    if (errors.length > 0) throw new AggregateError(errors, `${errors.length} server(s) did not close cleanly: ${errors.map((e) => e.server).join(", ")}`);
+    const names = errors.map((e) => e.server!).sort(compareNames);
+    if (errors.length > 0) throw new AggregateError(errors, `${errors.length} server(s) did not close cleanly: ${names.join(", ")}`);
   }
 
   private assertOpen(): void {

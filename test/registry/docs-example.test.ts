@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
-import { stateDir } from "./helpers/harness.js";
-import { eventually, processTable } from "./helpers/processes.js";
+import { stateDir } from "../helpers/registry/harness.js";
+import { processTable, untilProcesses } from "../helpers/registry/processes.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -38,6 +38,6 @@ describe("docs/registry.md example", () => {
     assert.match(out, /\[image: image\/png, \d+ bytes\]/);
     assert.match(out, /^true no server offers a tool named "no-such-tool"$/m);
     assert.match(out, /Lisbon/);
-    await eventually(() => !processTable().some((p) => p.cmd.includes(".bin/mcp-server-everything") || p.cmd.includes("npx --no-install mcp-server-everything") || p.cmd.includes(file)), "the example's processes to be gone");
+    await untilProcesses(() => !processTable().some((p) => p.cmd.includes(".bin/mcp-server-everything") || p.cmd.includes("npx --no-install mcp-server-everything") || p.cmd.includes(file)), "the example's processes to be gone");
   });
 });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { ServerSpec, toText } from "../../src/registry/index.js";
-import { EVERYTHING, everythingStdio, freePort, legacyStdio, registryHarness } from "./helpers/harness.js";
+import { EVERYTHING, everythingStdio, freePort, legacyStdio, registryHarness } from "../helpers/registry/harness.js";
 
 async function waitForPort(url: string, child: ChildProcess): Promise<void> {
   const until = Date.now() + 15_000;

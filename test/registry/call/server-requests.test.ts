@@ -3,9 +3,9 @@
 // never crashes anything. Both eras: pushed requests (2025) and input_required rounds (2026-07-28).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ServerSpec, registryErrorCode, toText, type ServerRequestContext, type UpstreamRequest } from "../../src/registry/index.js";
-import { ModernHttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { everythingStdio, legacyStdio, modernStdio, registryHarness } from "./helpers/harness.js";
+import { ServerSpec, registryErrorCode, toText, type ServerRequestContext, type UpstreamRequest } from "../../../src/registry/index.js";
+import { ModernHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { everythingStdio, legacyStdio, modernStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 const ASKING = { tools: ["ask_sampling", "ask_elicitation", "ask_roots", "echo"] };
 

@@ -2,9 +2,9 @@
 // result naming the server and the tool — never the URL.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ServerSpec, registryErrorCode, toText } from "../../src/registry/index.js";
-import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { legacyStdio, registryHarness } from "./helpers/harness.js";
+import { ServerSpec, registryErrorCode, toText } from "../../../src/registry/index.js";
+import { LegacyHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 describe("call errors", () => {
   const h = registryHarness();

@@ -2,8 +2,8 @@
 // for agents that want text, never dropping a block.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { toText } from "../../src/registry/index.js";
-import { everythingStdio, legacyStdio, registryHarness } from "./helpers/harness.js";
+import { toText } from "../../../src/registry/index.js";
+import { everythingStdio, legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 describe("results", () => {
   const h = registryHarness();

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
-import { ServerSpec, toText } from "../../src/registry/index.js";
-import { LegacyHttpFixture, ModernHttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { legacyStdio, modernStdio, registryHarness } from "./helpers/harness.js";
+import { ServerSpec, toText } from "../../../src/registry/index.js";
+import { LegacyHttpFixture, ModernHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { legacyStdio, modernStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 describe("protocol era and the shared connection", () => {
   const h = registryHarness();

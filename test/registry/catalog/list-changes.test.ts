@@ -1,25 +1,22 @@
 // §10.9: an upstream list change — pushed on a 2025 connection, or on a 2026 `subscriptions/listen` stream that is
-// re-opened when it drops — marks that server stale, and the next operation re-lists only it. watch() subscribes when
-// called, yields added / removed / updated with the server's name, holds 64 events and drops (counting) beyond
-// that, and ends when the registry closes.
+// re-opened when it drops (at once when it had lived a while, after a growing delay when it keeps dropping) — marks
+// that server stale, and the next operation re-lists only it. watch() subscribes when called, yields added /
+// removed / updated with the server's name, holds 64 events and drops (counting) beyond that, and ends when the
+// registry closes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ServerSpec, toText, type WatchEvent, type WatchStream } from "../../src/registry/index.js";
-import { WATCH_BUFFER, WatchHub } from "../../src/registry/watch.js";
-import { ModernHttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { countOf, legacyStdio, modernStdio, registryHarness, stateDir } from "./helpers/harness.js";
-import { eventually } from "./helpers/processes.js";
+import { ServerSpec, toText, type WatchEvent, type WatchStream } from "../../../src/registry/index.js";
+import { WATCH_BUFFER, WatchHub } from "../../../src/registry/catalog/watch.js";
+import { ModernHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { ManualClock } from "../../helpers/manual-clock.js";
+import { countOf, legacyStdio, modernStdio, registryHarness, serverLog, stateDir } from "../../helpers/registry/harness.js";
 
-/** Reads events until `count` of them have arrived (bounded); the stream stays open for later reads. */
-async function take(stream: WatchStream, count: number, ms = 8000): Promise<WatchEvent[]> {
+/** The next `count` events of a stream (the stream stays open for later reads). */
+async function take(stream: WatchStream, count: number): Promise<WatchEvent[]> {
   const events: WatchEvent[] = [];
-  const until = Date.now() + ms;
   while (events.length < count) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, until - Date.now()))));
-    const next = await Promise.race([stream.next(), timeout]);
-    clearTimeout(timer);
-    if (next === "timeout" || next.done) throw new Error(`only ${events.length} of ${count} events arrived: ${JSON.stringify(events)}`);
+    const next = await stream.next();
+    if (next.done) throw new Error(`the stream ended after ${events.length} of ${count} events: ${JSON.stringify(events)}`);
     events.push(next.value);
   }
   return events;
@@ -34,11 +31,14 @@ describe("list changes", () => {
     const registry = h.make([legacyStdio("a", { tools: ["add_tool"], stateDir: a }), legacyStdio("b", { tools: ["echo"], stateDir: b })]);
     await registry.connect();
     assert.equal(toText(await registry.callTool("add_tool", { name: "fresh" })), "added fresh");
-    await eventually(() => registry.status()[0]!.stale, "server a to be marked stale");
-    const [aLists, bLists] = [countOf(a, "list:tools"), countOf(b, "list:tools")];
+    // The fixture sends list_changed before its answer, on the same pipe: the call cannot return before it is seen.
+    assert.deepEqual(registry.status().map((s) => [s.server, s.stale]), [
+      ["a", true],
+      ["b", false],
+    ]);
+    assert.deepEqual([countOf(a, "list:tools"), countOf(b, "list:tools")], [1, 1]);
     assert.deepEqual((await registry.listTools()).map((t) => t.name), ["add_tool", "fresh", "echo"]);
-    assert.equal(countOf(a, "list:tools"), aLists + 1);
-    assert.equal(countOf(b, "list:tools"), bLists);
+    assert.deepEqual([countOf(a, "list:tools"), countOf(b, "list:tools")], [2, 1]);
     assert.equal(registry.status()[0]!.stale, false);
   });
 
@@ -53,14 +53,12 @@ describe("list changes", () => {
     await registry.callTool("remove_tool", { name: "fresh" });
     assert.deepEqual(await take(stream, 1), [{ kind: "removed", server: "a", tool: "fresh" }]);
     await registry.callTool("add_tool", { name: "echo" }); // now clashes with b's echo: both get qualified
-    assert.deepEqual(
-      (await take(stream, 3)).sort((x, y) => `${x.kind}${x.tool}`.localeCompare(`${y.kind}${y.tool}`)),
-      [
-        { kind: "added", server: "a", tool: "a__echo" },
-        { kind: "added", server: "b", tool: "b__echo" },
-        { kind: "removed", server: "b", tool: "echo" },
-      ],
-    );
+    assert.deepEqual(await take(stream, 3), [
+      { kind: "added", server: "a", tool: "a__echo" },
+      { kind: "added", server: "b", tool: "b__echo" },
+      { kind: "removed", server: "b", tool: "echo" },
+    ]);
+    assert.equal(stream.dropped, 0);
   });
 
   it("subscribes when watch() is called, so a change before the first iteration is not lost", async () => {
@@ -72,21 +70,53 @@ describe("list changes", () => {
     assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "a", tool: "early" }]);
   });
 
-  it("follows a 2026 server's listen stream, and re-opens it when it drops", async () => {
+  it("follows a 2026 server's listen stream, and re-opens it after a delay when it drops soon after opening", async () => {
+    const clock = new ManualClock();
     const http = await new ModernHttpFixture({ name: "modern" }).start();
     try {
-      const registry = h.make([ServerSpec.http("modern", http.url)]);
-      await registry.connect();
+      const registry = h.make([ServerSpec.http("modern", http.url)], { clock });
+      await registry.connect(); // a connection is ready once its listen stream is open
       assert.equal(registry.status()[0]!.era, "modern");
-      await eventually(() => http.openListens === 1, "the listen stream to open");
+      assert.equal(http.openListens, 1);
       const stream = registry.watch();
       await registry.callTool("add_tool", { name: "one" });
       assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "modern", tool: "one" }]);
 
+      const ended = h.nextLog(serverLog("modern", "the list-change stream ended (remote); re-opening it"), "the registry to see the stream end");
       http.dropListenStreams();
-      await eventually(() => http.openListens === 1 && (http.counts.methods["subscriptions/listen"] ?? 0) === 2, "the listen stream to be re-opened");
+      assert.deepEqual((await ended).data, { afterMs: 250 }); // it lived no time at all: wait before re-opening
+      const reopened = h.nextLog(serverLog("modern", "the list-change stream is open"), "the stream to be re-opened");
+      await clock.advance(249);
+      assert.equal(http.counts.methods["subscriptions/listen"], 1, "not re-opened before the delay is over");
+      await clock.advance(1);
+      await reopened;
+      assert.deepEqual([http.openListens, http.counts.methods["subscriptions/listen"]], [1, 2]);
       await registry.callTool("add_tool", { name: "two" });
       assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "modern", tool: "two" }]);
+    } finally {
+      await http.stop();
+    }
+  });
+
+  it("re-opens a listen stream that had lived a while at once, and doubles the delay for one that keeps dropping", async () => {
+    const clock = new ManualClock();
+    const http = await new ModernHttpFixture({ name: "modern" }).start();
+    try {
+      const registry = h.make([ServerSpec.http("modern", http.url)], { clock });
+      await registry.connect();
+      /** Drops the stream, moves the clock by the delay the registry chose, and returns that delay. */
+      const dropAndReopen = async (): Promise<unknown> => {
+        const ended = h.nextLog(serverLog("modern", "the list-change stream ended (remote); re-opening it"), "the stream to end");
+        const reopened = h.nextLog(serverLog("modern", "the list-change stream is open"), "the stream to be re-opened");
+        http.dropListenStreams();
+        const { afterMs } = (await ended).data as { afterMs: number };
+        await clock.advance(afterMs);
+        await reopened;
+        return afterMs;
+      };
+      await clock.advance(5000); // five seconds open: a stable stream
+      assert.deepEqual([await dropAndReopen(), await dropAndReopen(), await dropAndReopen()], [0, 250, 500]);
+      assert.deepEqual([http.openListens, http.counts.methods["subscriptions/listen"]], [1, 4]);
     } finally {
       await http.stop();
     }

@@ -4,6 +4,7 @@
  * Linux /proc is read directly so zombies (exited, not yet reaped) count as gone.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** One row of the process table. */
 export interface ProcessInfo {
@@ -61,12 +62,17 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Waits (bounded) until `check` holds, polling; a process ending is an event with no callback to wait on. */
-export async function eventually(check: () => boolean, what: string, ms = 8000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+const POLL_MS = 20;
+
+/**
+ * Polls `check` (a look at /proc) every 20 ms until it holds, at most `attempts` times (400: about 8 s). For a
+ * process's death only: the processes a registry starts are not this process's children, so their end has no
+ * event to wait on here. Bounded by a count of attempts, never by reading the wall clock.
+ */
+export async function untilProcesses(check: () => boolean, what: string, attempts = 400): Promise<void> {
+  for (let attempt = 0; !check(); attempt++) {
+    if (attempt >= attempts) throw new Error(`still waiting after ${attempts} looks at /proc: ${what}`);
+    await sleep(POLL_MS);
   }
 }
 
@@ -105,7 +111,7 @@ export class ProcessTracker {
       ...processTable().filter((p) => this.groups.has(p.pgrp) && !this.seen.has(p.pid)),
     ];
     try {
-      await eventually(() => leftovers().length === 0, "test processes to exit", 6000);
+      await untilProcesses(() => leftovers().length === 0, "test processes to exit", 300);
     } catch {
       const left = leftovers();
       for (const p of left) {

@@ -1,10 +1,10 @@
 // §10.1: nothing is spawned or dialled until the first operation (or connect()), and connect() is idempotent.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ServerSpec } from "../../src/registry/index.js";
-import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { descendants } from "./helpers/processes.js";
-import { legacyStdio, registryHarness } from "./helpers/harness.js";
+import { ServerSpec } from "../../../src/registry/index.js";
+import { LegacyHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { descendants } from "../../helpers/registry/processes.js";
+import { legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 describe("lazy connect", () => {
   const h = registryHarness();

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Tool } from "@modelcontextprotocol/client";
-import { isDestructive, registryErrorCode, toText, type ApprovalRequest } from "../../src/registry/index.js";
-import { countOf, legacyStdio, registryHarness, stateDir } from "./helpers/harness.js";
+import { isDestructive, registryErrorCode, toText, type ApprovalRequest } from "../../../src/registry/index.js";
+import { countOf, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
 
 const tool = (annotations?: Tool["annotations"]): Tool => ({ name: "t", inputSchema: { type: "object" }, ...(annotations ? { annotations } : {}) });
 

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { ServerSpec } from "../../src/registry/index.js";
-import { HttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { freePort, legacyStdio, registryHarness, stateDir } from "./helpers/harness.js";
+import { ServerSpec } from "../../../src/registry/index.js";
+import { HttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { freePort, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
 
 const SECRET_PATH = "sk-live-PATHSECRET-123456";
 const SECRET_HEADER = "Bearer HEADERSECRET-abcdef";

@@ -1,7 +1,8 @@
 /**
  * Shared set-up for registry tests: spec builders for the fixture servers, temporary state folders, free ports on
- * 127.0.0.1, and a harness that closes every registry after each test and then proves that no process the test
- * started (nor anything left in their process groups) is still alive.
+ * 127.0.0.1, and a harness that keeps the registries' log (and lets a test wait for a line to be logged — the
+ * registry's events: a server connected, listed, reported; a stdio child's stderr line), closes every registry after
+ * each test and then proves that no process the test started (nor anything left in their process groups) is alive.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -13,6 +14,12 @@ import { createLogger, type LogRecord } from "../../../src/logger.js";
 import type { FixtureConfig } from "../../fixtures/upstream/legacy-behaviours.mjs";
 import { McpRegistry, ServerSpec, type RegistryOptions, type ServerSpecification, type StdioServerOptions } from "../../../src/registry/index.js";
 import { ProcessTracker } from "./processes.js";
+
+/** Which log records a test waits for. */
+export type LogMatch = (record: LogRecord) => boolean;
+
+/** How long a wait for a log line may take before the test fails saying what never came (a bound, not a sleep). */
+const LOG_WAIT_MS = 15_000;
 
 /** The folder of the upstream fixture servers. */
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/upstream/", import.meta.url));
@@ -74,17 +81,27 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** What registryHarness() gives a test. */
+export interface RegistryHarness {
+  /** A registry that logs (at debug) into `records` and is closed after the test. */
+  make: (specs: readonly ServerSpecification[], options?: RegistryOptions) => McpRegistry;
+  /** Everything this test's registries logged, in order. */
+  records: LogRecord[];
+  tracker: ProcessTracker;
+  /** The first record that matches, logged already or from now on. */
+  logged: (match: LogMatch, what: string) => Promise<LogRecord>;
+  /** The next record that matches, logged from now on (start waiting before the action that causes it). */
+  nextLog: (match: LogMatch, what: string) => Promise<LogRecord>;
+}
+
 /**
  * Registers an afterEach that closes this test's registries and asserts no process it started is left.
  * Call inside a describe() (or at the top of a file).
  */
-export function registryHarness(): {
-  make: (specs: readonly ServerSpecification[], options?: RegistryOptions) => McpRegistry;
-  records: LogRecord[];
-  tracker: ProcessTracker;
-} {
+export function registryHarness(): RegistryHarness {
   let registries: McpRegistry[] = [];
   const records: LogRecord[] = [];
+  const waiters = new Set<(record: LogRecord) => void>();
   const tracker = new ProcessTracker();
   afterEach(async () => {
     const groups = registries.flatMap((r) => r.status().flatMap((s) => (s.pid !== undefined ? [s.pid] : [])));
@@ -92,20 +109,59 @@ export function registryHarness(): {
     await Promise.allSettled(registries.map((r) => r.close()));
     registries = [];
     records.length = 0;
+    waiters.clear();
     await tracker.assertAllGone();
   });
+  const nextLog = (match: LogMatch, what: string) =>
+    new Promise<LogRecord>((resolve, reject) => {
+      const bound = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`never logged: ${what}; the log was:\n${records.map((r) => `${r.level} [${r.prefix.join("] [")}] ${r.message}`).join("\n")}`));
+      }, LOG_WAIT_MS);
+      const waiter = (record: LogRecord) => {
+        if (!match(record)) return;
+        clearTimeout(bound);
+        waiters.delete(waiter);
+        resolve(record);
+      };
+      waiters.add(waiter);
+    });
+  const sink = (record: LogRecord) => {
+    records.push(record);
+    for (const waiter of [...waiters]) waiter(record);
+  };
   return {
     make(specs, options = {}) {
-      const registry = new McpRegistry(specs, { logger: createLogger({ level: "debug", sink: (r) => records.push(r) }), ...options });
+      const registry = new McpRegistry(specs, { logger: createLogger({ level: "debug", sink }), ...options });
       registries.push(registry);
       return registry;
     },
     records,
     tracker,
+    logged: (match, what) => {
+      const past = records.find(match);
+      return past ? Promise.resolve(past) : nextLog(match, what);
+    },
+    nextLog,
   };
 }
 
-/** The messages logged under a server's name (optionally one level). */
+/** The messages logged under a server's name (optionally one level), its stderr lines included. */
 export function logsOf(records: readonly LogRecord[], server: string, level?: LogRecord["level"]): string[] {
   return records.filter((r) => r.prefix.includes(server) && (level === undefined || r.level === level)).map((r) => r.message);
+}
+
+/** The registry's own messages about a server: logged under its name, not from its stderr. */
+export function ownLogsOf(records: readonly LogRecord[], server: string, level?: LogRecord["level"]): string[] {
+  return records.filter((r) => r.prefix.at(-1) === server && (level === undefined || r.level === level)).map((r) => r.message);
+}
+
+/** Matches a line a stdio server wrote to its stderr (logged under `[server] [stderr]`). */
+export function stderrLine(server: string, line: string | ((text: string) => boolean)): LogMatch {
+  return (r) => r.prefix.join("/") === `${server}/stderr` && (typeof line === "string" ? r.message === line : line(r.message));
+}
+
+/** Matches a message the registry logged about a server (under `[server]`). */
+export function serverLog(server: string, message: string | ((text: string) => boolean)): LogMatch {
+  return (r) => r.prefix.at(-1) === server && (typeof message === "string" ? r.message === message : message(r.message));
 }

@@ -2,7 +2,7 @@
 // walk with a warning, and so does the 100-page cap.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { countOf, legacyStdio, logsOf, registryHarness, stateDir } from "./helpers/harness.js";
+import { countOf, legacyStdio, logsOf, registryHarness, stateDir } from "../../helpers/registry/harness.js";
 
 const tools = ["echo", "count", "is_error", "mixed", "env"];
 const resources = Array.from({ length: 5 }, (_, i) => ({ uri: `mem://doc/${i}`, name: `doc ${i}`, text: `doc ${i}` }));

@@ -2,10 +2,10 @@
 // result naming the keyword, keeping the raw payload up to 2 KiB; `structuredContent: "lenient"` only warns.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ERROR_META_KEY, registryErrorCode, toText, type RegistryErrorMeta } from "../../src/registry/index.js";
-import { MAX_PAYLOAD_BYTES, OutputChecks } from "../../src/registry/structured-output.js";
-import { silentLogger } from "../../src/logger.js";
-import { legacyStdio, logsOf, registryHarness } from "./helpers/harness.js";
+import { ERROR_META_KEY, registryErrorCode, toText, type RegistryErrorMeta } from "../../../src/registry/index.js";
+import { MAX_PAYLOAD_BYTES, OutputChecks } from "../../../src/registry/call/structured-output.js";
+import { silentLogger } from "../../../src/logger.js";
+import { legacyStdio, logsOf, registryHarness } from "../../helpers/registry/harness.js";
 
 const TOOLS = ["structured_bad", "structured_ok", "structured_missing", "is_error"];
 

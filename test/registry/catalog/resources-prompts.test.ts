@@ -3,9 +3,9 @@
 // qualified forms. Prompts are named and routed like tools.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isMcpHostError } from "../../src/errors.js";
-import { toText } from "../../src/registry/index.js";
-import { everythingStdio, legacyStdio, registryHarness } from "./helpers/harness.js";
+import { isMcpHostError } from "../../../src/errors.js";
+import { toText } from "../../../src/registry/index.js";
+import { everythingStdio, legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 const a = {
   resources: [

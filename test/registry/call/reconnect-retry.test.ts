@@ -4,14 +4,11 @@
 // reconnected server is re-listed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
-import { classifyFailure } from "../../src/registry/failure.js";
-import { ServerSpec, registryErrorCode, toText } from "../../src/registry/index.js";
-import { CHILD_GONE } from "../../src/registry/stdio-process.js";
-import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
-import { countOf, legacyStdio, registryHarness, stateDir } from "./helpers/harness.js";
 import { existsSync } from "node:fs";
-import { eventually } from "./helpers/processes.js";
+import { ServerSpec, registryErrorCode, toText } from "../../../src/registry/index.js";
+import { LegacyHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
+import { countOf, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
+import { untilProcesses } from "../../helpers/registry/processes.js";
 
 const READ_ONLY = { readOnlyHint: true };
 
@@ -126,35 +123,9 @@ describe("reconnect and retry", () => {
     const pid = registry.status()[0]!.pid!;
     process.kill(-pid, "SIGKILL");
     // Reaped, not merely a zombie: a zombie leader's threads may still hold its pipes open for a moment.
-    await eventually(() => !existsSync(`/proc/${pid}`), "the child to be gone");
+    await untilProcesses(() => !existsSync(`/proc/${pid}`), "the child to be gone");
     assert.equal(toText(await registry.callTool("count")), "ran");
     assert.equal(countOf(dir, "call:count"), 1);
     assert.notEqual(registry.status()[0]!.pid, pid);
-  });
-});
-
-describe("failure classification", () => {
-  const errno = (code: string) => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) });
-
-  it("counts refusals, broken pipes, exited children and expired sessions as never sent", () => {
-    for (const error of [
-      errno("ECONNREFUSED"),
-      errno("EPIPE"),
-      Object.assign(new Error("gone"), { code: CHILD_GONE }),
-      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 404 }),
-      new SdkError(SdkErrorCode.NotConnected, "Not connected"),
-      new Error("Not connected"),
-    ]) {
-      assert.equal(classifyFailure(error).kind, "not-sent", String(error));
-    }
-  });
-
-  it("counts a connection lost after sending as may-have-run, a JSON-RPC error as rejected, timeouts as timeouts", () => {
-    assert.equal(classifyFailure(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")).kind, "maybe-ran");
-    assert.equal(classifyFailure(errno("ECONNRESET")).kind, "maybe-ran");
-    assert.equal(classifyFailure(errno("UND_ERR_SOCKET")).kind, "maybe-ran");
-    assert.deepEqual(classifyFailure(new ProtocolError(-32602, "MCP error -32602: bad")), { kind: "rejected", detail: "JSON-RPC error -32602: bad", rpcCode: -32602 });
-    assert.equal(classifyFailure(new SdkError(SdkErrorCode.RequestTimeout, "Request timed out")).kind, "timeout");
-    assert.equal(classifyFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 500 })).kind, "rejected");
   });
 });

@@ -3,9 +3,9 @@
 // collapse to the first with a warning; names cleaned and budgeted (§7), with a stable map back.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NAME_PATTERN } from "../../src/names.js";
-import { registryErrorCode, toText } from "../../src/registry/index.js";
-import { legacyStdio, logsOf, registryHarness } from "./helpers/harness.js";
+import { NAME_PATTERN } from "../../../src/names.js";
+import { registryErrorCode, toText } from "../../../src/registry/index.js";
+import { legacyStdio, logsOf, registryHarness } from "../../helpers/registry/harness.js";
 
 const LONG = `summarise_${"very_".repeat(14)}long_tool_name`;
 
