@@ -16,12 +16,13 @@ export interface ServerListing {
 }
 
 /**
- * Keeps the first item of each key; later ones are dropped with a warning, and items with an empty key skipped.
+ * Keeps the first item of each key; later ones are dropped with one warning per key (however often it repeats),
+ * and items with an empty key skipped.
  * @example
  * firstOfEach([{ name: "a" }, { name: "a" }], (t) => t.name, "tool", warn) // [{ name: "a" }], warns once
  */
 export function firstOfEach<T>(items: readonly T[], key: (item: T) => unknown, what: string, warn: (message: string) => void): T[] {
-  const seen = new Set<string>();
+  const times = new Map<string, number>();
   const out: T[] = [];
   for (const item of items) {
     const k = key(item);
@@ -29,13 +30,10 @@ export function firstOfEach<T>(items: readonly T[], key: (item: T) => unknown, w
       warn(`the server listed a ${what} with no name; skipped it`);
       continue;
     }
-    if (seen.has(k)) {
-      warn(`the server listed the ${what} "${k}" twice; kept the first`);
-      continue;
-    }
-    seen.add(k);
-    out.push(item);
+    times.set(k, (times.get(k) ?? 0) + 1);
+    if (times.get(k) === 1) out.push(item);
   }
+  for (const [k, n] of times) if (n > 1) warn(`the server listed the ${what} "${k}" ${n === 2 ? "twice" : `${n} times`}; kept the first`);
   return out;
 }
 

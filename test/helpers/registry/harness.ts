@@ -25,6 +25,30 @@ const LOG_WAIT_MS = 15_000;
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/upstream/", import.meta.url));
 /** The entry point of @modelcontextprotocol/server-everything. */
 export const EVERYTHING = fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+/** The documents server-everything lists as its static resources (`demo://resource/static/document/<name>`). */
+export const EVERYTHING_DOCS = fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/docs/", import.meta.url));
+/** What server-everything (the version the lock file pins) offers. */
+export const EVERYTHING_OFFER = {
+  /** Its tools for a client with no sampling handler (with one, it adds `trigger-sampling-request`). */
+  tools: [
+    "echo",
+    "get-annotated-message",
+    "get-env",
+    "get-resource-links",
+    "get-resource-reference",
+    "get-structured-content",
+    "get-sum",
+    "get-tiny-image",
+    "gzip-file-as-resource",
+    "toggle-simulated-logging",
+    "toggle-subscriber-updates",
+    "trigger-long-running-operation",
+    "simulate-research-query",
+  ],
+  documents: ["architecture.md", "extension.md", "features.md", "how-it-works.md", "instructions.md", "startup.md", "structure.md"],
+  templates: ["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"],
+  prompts: ["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"],
+};
 
 /** A 2025-era (v1 SDK) fixture server over stdio. */
 export function legacyStdio(name: string, config: FixtureConfig = {}, options: StdioServerOptions = {}): ServerSpecification {
@@ -146,13 +170,8 @@ export function registryHarness(): RegistryHarness {
   };
 }
 
-/** The messages logged under a server's name (optionally one level), its stderr lines included. */
+/** The registry's own messages about a server (optionally of one level): logged under its name, not its stderr. */
 export function logsOf(records: readonly LogRecord[], server: string, level?: LogRecord["level"]): string[] {
-  return records.filter((r) => r.prefix.includes(server) && (level === undefined || r.level === level)).map((r) => r.message);
-}
-
-/** The registry's own messages about a server: logged under its name, not from its stderr. */
-export function ownLogsOf(records: readonly LogRecord[], server: string, level?: LogRecord["level"]): string[] {
   return records.filter((r) => r.prefix.at(-1) === server && (level === undefined || r.level === level)).map((r) => r.message);
 }
 

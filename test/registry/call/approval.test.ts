@@ -1,13 +1,10 @@
-// §10.12: destructive detection from annotations (with an `unannotated: "destructive"` policy for servers not
-// trusted), the approval policy per server with an approval handler, a clear refusal when there is no way to ask,
-// and deniedTools globs that hide tools and refuse calls to them.
+// §10.12: the approval policy per server with an approval handler (per call, then spec, then registry), a clear
+// refusal when there is no way to ask, and deniedTools globs that hide tools and refuse calls to them. Which tools
+// are destructive is judged at listing: test/registry/catalog/destructive.test.ts.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Tool } from "@modelcontextprotocol/client";
-import { isDestructive, registryErrorCode, toText, type ApprovalRequest } from "../../../src/registry/index.js";
+import { registryErrorCode, toText, type ApprovalRequest } from "../../../src/registry/index.js";
 import { countOf, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
-
-const tool = (annotations?: Tool["annotations"]): Tool => ({ name: "t", inputSchema: { type: "object" }, ...(annotations ? { annotations } : {}) });
 
 const TOOLS = [
   { name: "wipe", behaviour: "count", annotations: { destructiveHint: true } },
@@ -17,41 +14,8 @@ const TOOLS = [
   { name: "safe_write", behaviour: "count", annotations: { readOnlyHint: false, destructiveHint: false } },
 ];
 
-describe("destructive detection", () => {
-  it("follows destructiveHint, then readOnlyHint: false, and calls a tool with neither safe", () => {
-    assert.equal(isDestructive(tool({ destructiveHint: true })), true);
-    assert.equal(isDestructive(tool({ destructiveHint: true, readOnlyHint: true })), true);
-    assert.equal(isDestructive(tool({ readOnlyHint: false })), true);
-    assert.equal(isDestructive(tool({ readOnlyHint: false, destructiveHint: false })), false);
-    assert.equal(isDestructive(tool({ readOnlyHint: true })), false);
-    assert.equal(isDestructive(tool()), false);
-    assert.equal(isDestructive(tool({ title: "x" })), false);
-  });
-
-  it("treats unannotated tools as destructive under the untrusted policy", () => {
-    assert.equal(isDestructive(tool(), "destructive"), true);
-    assert.equal(isDestructive(tool({ readOnlyHint: true }), "destructive"), false);
-    assert.equal(isDestructive(tool({ destructiveHint: false }), "destructive"), false);
-  });
-});
-
 describe("approval and deniedTools", () => {
   const h = registryHarness();
-
-  it("marks listed tools destructive", async () => {
-    const registry = h.make([legacyStdio("fx", { tools: TOOLS }), legacyStdio("untrusted", { tools: [{ name: "other", behaviour: "count" }] }, { unannotated: "destructive" })]);
-    assert.deepEqual(
-      (await registry.listTools()).map((t) => [t.name, t.destructive]),
-      [
-        ["wipe", true],
-        ["edit", true],
-        ["look", false],
-        ["plain", false],
-        ["safe_write", false],
-        ["other", true],
-      ],
-    );
-  });
 
   it("asks the approval handler for destructive calls only, and runs or refuses as it says", async () => {
     const dir = stateDir();

@@ -24,8 +24,11 @@ describe("results", () => {
 
   it("turns server-everything's image into a placeholder, keeping the text around it", async () => {
     const registry = h.make([everythingStdio()]);
-    const text = toText(await registry.callTool("get-tiny-image"));
-    assert.match(text, /^.+\n\[image: image\/png, \d+ bytes\]\n.+$/);
+    const result = await registry.callTool("get-tiny-image");
+    const image = result.content.find((c) => c.type === "image")!;
+    assert.equal(image.type === "image" && image.mimeType, "image/png");
+    const bytes = image.type === "image" ? Buffer.from(image.data, "base64").length : 0;
+    assert.equal(toText(result), `Here's the image you requested:\n[image: image/png, ${bytes} bytes]\nThe image above is the MCP logo.`);
   });
 });
 

@@ -2,10 +2,12 @@
 // either form, `{ server }` reaches URIs never listed (templates), an ambiguous bare URI is an error naming the
 // qualified forms. Prompts are named and routed like tools.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { isMcpHostError } from "../../../src/errors.js";
 import { toText } from "../../../src/registry/index.js";
-import { everythingStdio, legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
+import { EVERYTHING_DOCS, EVERYTHING_OFFER, everythingStdio, legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 const a = {
   resources: [
@@ -78,12 +80,13 @@ describe("resources and prompts", () => {
   it("reads server-everything's resources, templates and prompts", async () => {
     const registry = h.make([everythingStdio()]);
     const resources = await registry.listResources();
-    assert.ok(resources.length > 0);
-    assert.ok(toText(await registry.readResource(resources[0]!.uri)).length > 0);
-    const template = (await registry.listResourceTemplates()).find((t) => t.definition.uriTemplate.includes("/text/"))!;
-    const uri = template.definition.uriTemplate.replace("{resourceId}", "3");
-    assert.match(toText(await registry.readResource(uri, { server: "everything" })), /Resource 3/);
-    assert.ok((await registry.listPrompts()).some((p) => p.name === "simple-prompt"));
-    assert.ok(toText(await registry.getPrompt("simple-prompt")).length > 0);
+    assert.deepEqual(resources.map((r) => [r.uri, r.server]), EVERYTHING_OFFER.documents.map((d) => [`demo://resource/static/document/${d}`, "everything"]));
+    assert.equal(toText(await registry.readResource(resources[0]!.uri)), readFileSync(join(EVERYTHING_DOCS, "architecture.md"), "utf8"));
+    const templates = (await registry.listResourceTemplates()).map((t) => t.definition.uriTemplate);
+    assert.deepEqual(templates, EVERYTHING_OFFER.templates);
+    const uri = templates[0]!.replace("{resourceId}", "3");
+    assert.match(toText(await registry.readResource(uri, { server: "everything" })), /^Resource 3: This is a plaintext resource created at .+$/); // .+ is the time it was read
+    assert.deepEqual((await registry.listPrompts()).map((p) => p.name), EVERYTHING_OFFER.prompts);
+    assert.equal(toText(await registry.getPrompt("simple-prompt")), "This is a simple prompt without arguments.");
   });
 });
