@@ -7,6 +7,7 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { isMcpHostError } from "../errors.js";
+import type { Redactor } from "./redact.js";
 
 /** The `code` of an error raised because a stdio child was gone before a message could be written (never sent). */
 export const CHILD_GONE = "MCP_CHILD_GONE";
@@ -89,4 +90,13 @@ export function classifyFailure(error: unknown): Failure {
   if (error instanceof Error && error.message === "Not connected") return { kind: "not-sent", detail: "not connected" };
   if (error instanceof SdkError) return { kind: "maybe-ran", detail: `${error.code.toLowerCase().replace(/_/g, " ")}` };
   return { kind: "maybe-ran", detail: error instanceof Error && error.name !== "Error" ? error.name : "request failed" };
+}
+
+/**
+ * The detail of a failure, safe to show: classified, then its foreign words redacted with the server's redactor.
+ * @example
+ * `server "${name}" could not be listed: ${failureDetail(error, upstream.redact)}`
+ */
+export function failureDetail(error: unknown, redact: Redactor): string {
+  return redact(classifyFailure(error).detail);
 }

@@ -122,7 +122,7 @@ export class ServerRequestRouter implements ClientSetup {
           return { roots: await handlers.roots(context) };
       }
     } catch (error) {
-      this.logger.warn(`the ${kind} handler for server "${spec.name}" failed`, { error: messageOf(error) });
+      this.logger.child(spec.name).warn(`the ${kind} handler failed`, { error: messageOf(error) });
       throw new ProtocolError(ProtocolErrorCode.InternalError, `${kind} handler failed: ${messageOf(error)}`);
     }
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `this client has no ${kind} handler for server "${spec.name}"; the request is refused`);

@@ -5,6 +5,8 @@
  */
 import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from "@modelcontextprotocol/client";
 import type { Logger } from "../../logger.js";
+import { failureDetail } from "../failure.js";
+import type { Redactor } from "../redact.js";
 import { listAllPages } from "./pagination.js";
 
 /** Everything one server offers, as read at one moment. */
@@ -41,7 +43,10 @@ type ListMethod = "tools/list" | "resources/list" | "resources/templates/list" |
 
 /** How a listing is read: where warnings go, the per-request timeout, and an abort for the start-up deadline. */
 export interface ListingOptions {
+  /** The server's logger. */
   logger: Logger;
+  /** For the server's own words in a failure's detail. */
+  redact: Redactor;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -63,7 +68,7 @@ async function pages<T>(client: Client, method: ListMethod, field: string, optio
 /**
  * Reads a connected server's whole listing (only the kinds its capabilities announce).
  * @example
- * const listing = await fetchListing(client, { logger: log, timeoutMs: 60_000 });
+ * const listing = await fetchListing(client, { logger: serverLog, redact, timeoutMs: 60_000 });
  */
 export async function fetchListing(client: Client, options: ListingOptions): Promise<ServerListing> {
   const caps = client.getServerCapabilities() ?? {};
@@ -73,7 +78,7 @@ export async function fetchListing(client: Client, options: ListingOptions): Pro
     try {
       return await read();
     } catch (error) {
-      logger.warn(`listing ${what} failed; treating it as empty`, { error: error instanceof Error ? error.name : "error" });
+      logger.warn(`listing ${what} failed; treating it as empty`, { error: failureDetail(error, options.redact) });
       return [];
     }
   };

@@ -4,11 +4,11 @@
  * deadline), re-listing one server, and announcing the resulting changes to watchers all happen here.
  */
 import type { Tool } from "@modelcontextprotocol/client";
-import { messageOf } from "../../errors.js";
+import { messageOf, type McpHostErrorCode } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import { QUALIFIER } from "../../names.js";
 import { ServerConnection, type ClientSetup } from "../connect/connection.js";
-import { classifyFailure } from "../failure.js";
+import { failureDetail } from "../failure.js";
 import { raceAbort, startBudget, type Limits } from "../limits.js";
 import { redactorOf, type Redactor } from "../redact.js";
 import { checkServerNames } from "../server-spec.js";
@@ -130,12 +130,12 @@ export class ServerTable {
    */
   reportUnavailable(name: string, phase: Phase, what: string): void {
     this.down.set(name, { server: name, phase, code: "MCP_SERVER_UNREACHABLE", message: `server "${name}" ${what}` });
-    this.get(name).logger.warn(`unavailable (${phase}): ${what}`, { code: "MCP_SERVER_UNREACHABLE" });
+    this.get(name).logger.warn(`unavailable (${phase}): ${what}`, { code: "MCP_SERVER_UNREACHABLE" satisfies McpHostErrorCode });
   }
 
   /** Reports a server unavailable because `error` stopped it being `verb` ("reconnected", "re-listed"). */
   reportFailure(name: string, phase: Phase, verb: string, error: unknown): void {
-    this.reportUnavailable(name, phase, `could not be ${verb}: ${this.get(name).redact(classifyFailure(error).detail)}`);
+    this.reportUnavailable(name, phase, `could not be ${verb}: ${failureDetail(error, this.get(name).redact)}`);
   }
 
   status(): ServerStatus[] {
@@ -180,7 +180,7 @@ export class ServerTable {
       const client = await raceAbort(connection.ready({ timeoutMs: limits.startupMs, ...(signal ? { signal } : {}) }), signal);
       phase = "list";
       this.stale.delete(spec.name); // a change announced from here on is not in this listing
-      const listing = await raceAbort(fetchListing(client, { logger, timeoutMs: limits.timeoutOf(spec), ...(signal ? { signal } : {}) }), signal);
+      const listing = await raceAbort(fetchListing(client, { logger, redact: upstream.redact, timeoutMs: limits.timeoutOf(spec), ...(signal ? { signal } : {}) }), signal);
       upstream.listing = listing;
       this.down.delete(spec.name);
       const { tools, resources, templates, prompts } = listing;
@@ -201,7 +201,7 @@ export class ServerTable {
     if (exit && phase === "connect") detail = `the server process exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
     else if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
     else if (code === "EACCES") detail = "the command is not executable";
-    else detail = upstream.redact(classifyFailure(error).detail);
+    else detail = failureDetail(error, upstream.redact);
     return `could not be ${phase === "connect" ? "connected" : "listed"}: ${detail}`;
   }
 

@@ -15,7 +15,7 @@ import {
 import type { Clock } from "../../clock.js";
 import { McpHostError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
-import { classifyFailure } from "../failure.js";
+import { classifyFailure, failureDetail } from "../failure.js";
 import { waitAtMost } from "../limits.js";
 import type { Redactor } from "../redact.js";
 import type { ServerSpecification, ServerStatus } from "../types.js";
@@ -259,7 +259,7 @@ export class ServerConnection {
       });
     } catch (error) {
       this.listenLost = true;
-      this.deps.logger.warn("could not open the list-change stream; will retry at the next use", { error: this.deps.redact(String(error)) });
+      this.deps.logger.warn("could not open the list-change stream; will retry at the next use", { error: failureDetail(error, this.deps.redact) });
     }
   }
 }

@@ -55,8 +55,8 @@ describe("server-to-client requests, 2025 era (pushed)", () => {
     assert.deepEqual(
       h.records.filter((r) => r.level === "warn").map((r) => [r.prefix, r.message, r.data]),
       [
-        [[], 'the elicitation handler for server "fx" failed', { error: "boom" }],
-        [[], 'the sampling handler for server "fx" failed', { error: "no model today" }],
+        [["fx"], "the elicitation handler failed", { error: "boom" }],
+        [["fx"], "the sampling handler failed", { error: "no model today" }],
       ],
     );
     assert.equal(toText(await registry.callTool("echo", { text: "still fine" })), "still fine");
