@@ -5,9 +5,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { INHERITED_ENV_VARS } from "../../src/registry/connect/child-env.js";
 import { ServerSpec, toText } from "../../src/registry/index.js";
-import { EVERYTHING, EVERYTHING_DOCS, EVERYTHING_OFFER, everythingStdio, freePort, legacyStdio, registryHarness } from "../helpers/registry/harness.js";
+import { EVERYTHING, EVERYTHING_DOCS, EVERYTHING_OFFER, everythingStdio, freePort, legacyStdio, minimalEnv, registryHarness } from "../helpers/registry/harness.js";
 
 /** Resolves once the server says on stderr that it listens; rejects if it exits first. */
 function listening(child: ChildProcess): Promise<void> {
@@ -47,8 +46,7 @@ describe("server-everything", () => {
     assert.equal(toText(await registry.callTool("get-sum", { a: 2, b: 3 })), "The sum of 2 and 3 is 5.");
     assert.equal(toText(await registry.callTool("fx.echo", { text: "fixture" })), "fixture");
     const env = JSON.parse(toText(await registry.callTool("get-env"))) as Record<string, string>;
-    const inherited = INHERITED_ENV_VARS.flatMap((key) => (process.env[key] !== undefined && !process.env[key]!.startsWith("()") ? [[key, process.env[key]!]] : []));
-    assert.deepEqual(env, Object.fromEntries(inherited)); // the minimal environment, nothing of the parent's own
+    assert.deepEqual(env, minimalEnv()); // nothing of the parent's own environment
   });
 
   it("serves its tools, resources and prompts over Streamable HTTP", async () => {

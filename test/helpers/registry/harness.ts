@@ -13,6 +13,7 @@ import { afterEach } from "node:test";
 import { createLogger, type LogRecord } from "../../../src/logger.js";
 import type { FixtureConfig } from "../../fixtures/upstream/legacy-behaviours.mjs";
 import { McpRegistry, ServerSpec, type RegistryOptions, type ServerSpecification, type StdioServerOptions } from "../../../src/registry/index.js";
+import { INHERITED_ENV_VARS } from "../../../src/registry/connect/child-env.js";
 import { ProcessTracker } from "./processes.js";
 
 /** Which log records a test waits for. */
@@ -49,6 +50,25 @@ export const EVERYTHING_OFFER = {
   templates: ["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"],
   prompts: ["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"],
 };
+
+/** Fixture tools with every combination of hints that decides whether a tool is destructive (all run "count"). */
+export const ANNOTATED_TOOLS = [
+  { name: "wipe", behaviour: "count", annotations: { destructiveHint: true } },
+  { name: "edit", behaviour: "count", annotations: { readOnlyHint: false } },
+  { name: "look", behaviour: "count", annotations: { readOnlyHint: true } },
+  { name: "plain", behaviour: "count" },
+  { name: "safe_write", behaviour: "count", annotations: { readOnlyHint: false, destructiveHint: false } },
+];
+
+/** The environment a stdio child should get from this process: the inherited variables that are set (no functions). */
+export function minimalEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV_VARS) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
 
 /** A 2025-era (v1 SDK) fixture server over stdio. */
 export function legacyStdio(name: string, config: FixtureConfig = {}, options: StdioServerOptions = {}): ServerSpecification {

@@ -4,15 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { registryErrorCode, toText, type ApprovalRequest } from "../../../src/registry/index.js";
-import { countOf, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
-
-const TOOLS = [
-  { name: "wipe", behaviour: "count", annotations: { destructiveHint: true } },
-  { name: "edit", behaviour: "count", annotations: { readOnlyHint: false } },
-  { name: "look", behaviour: "count", annotations: { readOnlyHint: true } },
-  { name: "plain", behaviour: "count" },
-  { name: "safe_write", behaviour: "count", annotations: { readOnlyHint: false, destructiveHint: false } },
-];
+import { ANNOTATED_TOOLS, countOf, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
 
 describe("approval and deniedTools", () => {
   const h = registryHarness();
@@ -20,7 +12,7 @@ describe("approval and deniedTools", () => {
   it("asks the approval handler for destructive calls only, and runs or refuses as it says", async () => {
     const dir = stateDir();
     const asked: ApprovalRequest[] = [];
-    const registry = h.make([legacyStdio("fx", { tools: TOOLS, stateDir: dir }, { approval: "destructive" })], {
+    const registry = h.make([legacyStdio("fx", { tools: ANNOTATED_TOOLS, stateDir: dir }, { approval: "destructive" })], {
       approve: (request) => {
         asked.push(request);
         return request.tool === "edit";
@@ -45,7 +37,7 @@ describe("approval and deniedTools", () => {
 
   it("asks for every call under approval: always; never asks under never", async () => {
     let asked = 0;
-    const registry = h.make([legacyStdio("strict", { tools: TOOLS }, { approval: "always" }), legacyStdio("lax", { tools: [{ name: "zap", behaviour: "count", annotations: { destructiveHint: true } }] })], {
+    const registry = h.make([legacyStdio("strict", { tools: ANNOTATED_TOOLS }, { approval: "always" }), legacyStdio("lax", { tools: [{ name: "zap", behaviour: "count", annotations: { destructiveHint: true } }] })], {
       approve: async () => {
         asked++;
         return true;
@@ -57,7 +49,7 @@ describe("approval and deniedTools", () => {
   });
 
   it("refuses clearly when there is no way to ask, and when the handler fails", async () => {
-    const registry = h.make([legacyStdio("fx", { tools: TOOLS }, { approval: "destructive" })]);
+    const registry = h.make([legacyStdio("fx", { tools: ANNOTATED_TOOLS }, { approval: "destructive" })]);
     const result = await registry.callTool("wipe");
     assert.equal(registryErrorCode(result), "MCP_TOOL_DENIED");
     assert.equal(toText(result), 'tool "wipe" on server "fx" needs approval (approval: "destructive") and there is no approval handler to ask; the call was refused');
@@ -70,7 +62,7 @@ describe("approval and deniedTools", () => {
   });
 
   it("prefers the per-call and the spec's approval handlers over the registry's", async () => {
-    const registry = h.make([legacyStdio("fx", { tools: TOOLS }, { approval: "destructive", approve: () => true })], { approve: () => false });
+    const registry = h.make([legacyStdio("fx", { tools: ANNOTATED_TOOLS }, { approval: "destructive", approve: () => true })], { approve: () => false });
     assert.equal(toText(await registry.callTool("wipe")), "ran");
     assert.equal(toText(await registry.callTool("wipe", {}, { approve: () => false })), 'the call to tool "wipe" on server "fx" was not approved');
   });
@@ -78,7 +70,7 @@ describe("approval and deniedTools", () => {
   it("hides denied tools and refuses calls to them", async () => {
     const dir = stateDir();
     const registry = h.make(
-      [legacyStdio("fx", { tools: TOOLS, stateDir: dir }, { deniedTools: ["wi*", "ed?t"] }), legacyStdio("other", { tools: [{ name: "look_other", behaviour: "count" }, { name: "plain2", behaviour: "count" }] })],
+      [legacyStdio("fx", { tools: ANNOTATED_TOOLS, stateDir: dir }, { deniedTools: ["wi*", "ed?t"] }), legacyStdio("other", { tools: [{ name: "look_other", behaviour: "count" }, { name: "plain2", behaviour: "count" }] })],
       { deniedTools: ["other__plain?"] },
     );
     assert.deepEqual((await registry.listTools()).map((t) => t.name), ["look", "plain", "safe_write", "look_other"]);

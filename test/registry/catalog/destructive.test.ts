@@ -4,17 +4,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Tool } from "@modelcontextprotocol/client";
 import { isDestructive } from "../../../src/registry/index.js";
-import { legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
+import { ANNOTATED_TOOLS, legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 const tool = (annotations?: Tool["annotations"]): Tool => ({ name: "t", inputSchema: { type: "object" }, ...(annotations ? { annotations } : {}) });
-
-const TOOLS = [
-  { name: "wipe", behaviour: "count", annotations: { destructiveHint: true } },
-  { name: "edit", behaviour: "count", annotations: { readOnlyHint: false } },
-  { name: "look", behaviour: "count", annotations: { readOnlyHint: true } },
-  { name: "plain", behaviour: "count" },
-  { name: "safe_write", behaviour: "count", annotations: { readOnlyHint: false, destructiveHint: false } },
-];
 
 describe("destructive detection", () => {
   it("follows destructiveHint, then readOnlyHint: false, and calls a tool with neither safe", () => {
@@ -38,7 +30,7 @@ describe("destructive tools in the listing", () => {
   const h = registryHarness();
 
   it("marks listed tools destructive", async () => {
-    const registry = h.make([legacyStdio("fx", { tools: TOOLS }), legacyStdio("untrusted", { tools: [{ name: "other", behaviour: "count" }] }, { unannotated: "destructive" })]);
+    const registry = h.make([legacyStdio("fx", { tools: ANNOTATED_TOOLS }), legacyStdio("untrusted", { tools: [{ name: "other", behaviour: "count" }] }, { unannotated: "destructive" })]);
     assert.deepEqual(
       (await registry.listTools()).map((t) => [t.name, t.destructive]),
       [

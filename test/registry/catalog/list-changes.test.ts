@@ -4,8 +4,8 @@
 // removed / updated with the server's name, holds 64 events and drops (counting) beyond that, and ends when the
 // registry closes.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { ServerSpec, toText, type WatchEvent, type WatchStream } from "../../../src/registry/index.js";
+import { afterEach, describe, it } from "node:test";
+import { ServerSpec, toText, type McpRegistry, type WatchEvent, type WatchStream } from "../../../src/registry/index.js";
 import { WATCH_BUFFER, WatchHub } from "../../../src/registry/catalog/watch.js";
 import { ModernHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
@@ -70,58 +70,6 @@ describe("list changes", () => {
     assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "a", tool: "early" }]);
   });
 
-  it("follows a 2026 server's listen stream, and re-opens it after a delay when it drops soon after opening", async () => {
-    const clock = new ManualClock();
-    const http = await new ModernHttpFixture({ name: "modern" }).start();
-    try {
-      const registry = h.make([ServerSpec.http("modern", http.url)], { clock });
-      await registry.connect(); // a connection is ready once its listen stream is open
-      assert.equal(registry.status()[0]!.era, "modern");
-      assert.equal(http.openListens, 1);
-      const stream = registry.watch();
-      await registry.callTool("add_tool", { name: "one" });
-      assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "modern", tool: "one" }]);
-
-      const ended = h.nextLog(serverLog("modern", "the list-change stream ended (remote); re-opening it"), "the registry to see the stream end");
-      http.dropListenStreams();
-      assert.deepEqual((await ended).data, { afterMs: 250 }); // it lived no time at all: wait before re-opening
-      const reopened = h.nextLog(serverLog("modern", "the list-change stream is open"), "the stream to be re-opened");
-      await clock.advance(249);
-      assert.equal(http.counts.methods["subscriptions/listen"], 1, "not re-opened before the delay is over");
-      await clock.advance(1);
-      await reopened;
-      assert.deepEqual([http.openListens, http.counts.methods["subscriptions/listen"]], [1, 2]);
-      await registry.callTool("add_tool", { name: "two" });
-      assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "modern", tool: "two" }]);
-    } finally {
-      await http.stop();
-    }
-  });
-
-  it("re-opens a listen stream that had lived a while at once, and doubles the delay for one that keeps dropping", async () => {
-    const clock = new ManualClock();
-    const http = await new ModernHttpFixture({ name: "modern" }).start();
-    try {
-      const registry = h.make([ServerSpec.http("modern", http.url)], { clock });
-      await registry.connect();
-      /** Drops the stream, moves the clock by the delay the registry chose, and returns that delay. */
-      const dropAndReopen = async (): Promise<unknown> => {
-        const ended = h.nextLog(serverLog("modern", "the list-change stream ended (remote); re-opening it"), "the stream to end");
-        const reopened = h.nextLog(serverLog("modern", "the list-change stream is open"), "the stream to be re-opened");
-        http.dropListenStreams();
-        const { afterMs } = (await ended).data as { afterMs: number };
-        await clock.advance(afterMs);
-        await reopened;
-        return afterMs;
-      };
-      await clock.advance(5000); // five seconds open: a stable stream
-      assert.deepEqual([await dropAndReopen(), await dropAndReopen(), await dropAndReopen()], [0, 250, 500]);
-      assert.deepEqual([http.openListens, http.counts.methods["subscriptions/listen"]], [1, 4]);
-    } finally {
-      await http.stop();
-    }
-  });
-
   it("follows a 2026 stdio server's listen stream", async () => {
     const registry = h.make([modernStdio("modern", {}, { era: "modern" })]);
     await registry.connect();
@@ -143,6 +91,61 @@ describe("list changes", () => {
     await registry.close();
     assert.deepEqual(await drained, []);
     assert.deepEqual(await registry.watch().next(), { value: undefined, done: true });
+  });
+});
+
+describe("list changes on a 2026 HTTP listen stream", () => {
+  const h = registryHarness();
+  let http: ModernHttpFixture | undefined;
+  afterEach(async () => {
+    await http?.stop(); // after the harness has closed the registry
+    http = undefined;
+  });
+
+  /** A modern HTTP server and a connected registry whose budgets run on a clock the test moves. */
+  async function connected(): Promise<{ registry: McpRegistry; clock: ManualClock; server: ModernHttpFixture }> {
+    const clock = new ManualClock();
+    const server = await new ModernHttpFixture({ name: "modern" }).start();
+    http = server;
+    const registry = h.make([ServerSpec.http("modern", server.url)], { clock });
+    await registry.connect(); // a connection is ready once its listen stream is open
+    return { registry, clock, server };
+  }
+
+  /** Drops the stream and moves the clock by the delay the registry chose (not re-opening a millisecond early). */
+  async function dropAndReopen(server: ModernHttpFixture, clock: ManualClock): Promise<number> {
+    const ended = h.nextLog(serverLog("modern", "the list-change stream ended (remote); re-opening it"), "the stream to end");
+    const reopened = h.nextLog(serverLog("modern", "the list-change stream is open"), "the stream to be re-opened");
+    server.dropListenStreams();
+    const { afterMs } = (await ended).data as { afterMs: number };
+    if (afterMs > 0) {
+      await clock.advance(afterMs - 1);
+      assert.equal(clock.timers, 1, "the re-open is still waiting");
+      await clock.advance(1);
+    }
+    await reopened;
+    assert.equal(clock.timers, 0);
+    return afterMs;
+  }
+
+  it("follows the stream, and re-opens it after a delay when it drops soon after opening", async () => {
+    const { registry, clock, server } = await connected();
+    assert.equal(registry.status()[0]!.era, "modern");
+    assert.equal(server.openListens, 1);
+    const stream = registry.watch();
+    await registry.callTool("add_tool", { name: "one" });
+    assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "modern", tool: "one" }]);
+    assert.equal(await dropAndReopen(server, clock), 250); // it lived no time at all
+    assert.deepEqual([server.openListens, server.counts.methods["subscriptions/listen"]], [1, 2]);
+    await registry.callTool("add_tool", { name: "two" });
+    assert.deepEqual(await take(stream, 1), [{ kind: "added", server: "modern", tool: "two" }]);
+  });
+
+  it("re-opens a stream that had lived a while at once, and doubles the delay for one that keeps dropping", async () => {
+    const { clock, server } = await connected();
+    await clock.advance(5000); // five seconds open: a stable stream
+    assert.deepEqual([await dropAndReopen(server, clock), await dropAndReopen(server, clock), await dropAndReopen(server, clock)], [0, 250, 500]);
+    assert.deepEqual([server.openListens, server.counts.methods["subscriptions/listen"]], [1, 4]);
   });
 });
 

@@ -8,11 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { toText } from "../../../src/registry/index.js";
-import { INHERITED_ENV_VARS } from "../../../src/registry/connect/child-env.js";
 import { KILL_GRACE_MS } from "../../../src/registry/connect/process-group.js";
 import { MAX_LINE_CHARS } from "../../../src/registry/connect/line-splitter.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
-import { legacyStdio, registryHarness, stateDir, stderrLine, wrappedLegacyStdio } from "../../helpers/registry/harness.js";
+import { legacyStdio, minimalEnv, registryHarness, stateDir, stderrLine, wrappedLegacyStdio } from "../../helpers/registry/harness.js";
 import { alive, descendants, processTable, untilProcesses } from "../../helpers/registry/processes.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -25,11 +24,7 @@ describe("stdio children", () => {
     try {
       const registry = h.make([legacyStdio("fx", { tools: ["env"] }, { env: { DECLARED: "yes" } })]);
       const env = JSON.parse(toText(await registry.callTool("env"))) as Record<string, string>;
-      const inherited = INHERITED_ENV_VARS.flatMap((key) => {
-        const value = process.env[key];
-        return value !== undefined && !value.startsWith("()") ? [[key, value] as const] : [];
-      });
-      assert.deepEqual(env, { ...Object.fromEntries(inherited), DECLARED: "yes" });
+      assert.deepEqual(env, { ...minimalEnv(), DECLARED: "yes" });
     } finally {
       delete process.env.MCP_REGISTRY_TEST_SECRET;
     }
