@@ -154,7 +154,7 @@ export class McpRegistry implements AsyncDisposable {
   /**
    * Reads a resource by its listed form, `server:uri`, or any URI with `{ server }` (templates). Throws McpHostError:
    * MCP_RESOURCE_UNKNOWN, MCP_TOOL_AMBIGUOUS (naming the qualified forms), MCP_SERVER_UNKNOWN, MCP_CALL_FAILED,
- * MCP_REQUEST_TIMEOUT.
+   * MCP_REQUEST_TIMEOUT.
    * @example
    * await registry.readResource("demo://resource/dynamic/text/42", { server: "everything" })
    */

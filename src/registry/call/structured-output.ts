@@ -1,8 +1,8 @@
 /**
  * Checking a tool's `structuredContent` against its declared `outputSchema`. Validators are compiled lazily, once per
  * listing: each listing gets its own Ajv instance (ListingChecks keys them by listing), so a re-listed server's old
- * schemas are dropped with it instead of piling up in a shared cache. External `$ref`s are never fetched; a schema that does not compile is not enforced
- * (with a warning) rather than making the tool unusable.
+ * schemas are dropped with it instead of piling up in a shared cache. External `$ref`s are never fetched; a schema
+ * that does not compile is not enforced (with a warning) rather than making the tool unusable.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import AjvModule from "ajv";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ERROR_META_KEY, registryErrorCode, toText, type RegistryErrorMeta } from "../../../src/registry/index.js";
-import { MAX_PAYLOAD_BYTES, OutputChecks } from "../../../src/registry/call/structured-output.js";
+import { ListingChecks, MAX_PAYLOAD_BYTES, OutputChecks } from "../../../src/registry/call/structured-output.js";
 import { silentLogger } from "../../../src/logger.js";
 import { legacyStdio, logsOf, registryHarness } from "../../helpers/registry/harness.js";
 
@@ -64,5 +64,13 @@ describe("structured output", () => {
     for (let i = 0; i < 3; i++) assert.equal(checks.check(tool, { content: [], structuredContent: { n: i } }), undefined);
     assert.equal(checks.check(tool, { content: [], structuredContent: { n: "x" } })?.keyword, "type");
     assert.equal(compiled, 1);
+  });
+
+  it("keeps one set of validators per listing, and starts afresh with a new listing", () => {
+    const checks = new ListingChecks();
+    const [first, second] = [{ tools: [] }, { tools: [] }];
+    assert.equal(checks.of(first, silentLogger), checks.of(first, silentLogger));
+    assert.notEqual(checks.of(second, silentLogger), checks.of(first, silentLogger));
+    assert.notEqual(checks.of(undefined, silentLogger), checks.of(undefined, silentLogger), "no listing, nothing kept");
   });
 });
