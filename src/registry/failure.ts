@@ -1,17 +1,21 @@
 /**
  * What went wrong with an upstream request, in the terms the retry rule needs: was the request never sent (safe to
  * send again), may it have run (never silently re-run), did the server reject it, did it time out, or did the
- * caller abort it. Also a short description that is safe to show: it is built from error codes, never from a
- * foreign message that could repeat a URL (JSON-RPC rejections keep the server's own message).
+ * caller abort it. Also a short description: built from error codes, never from a transport's message that could
+ * repeat a URL — but a JSON-RPC rejection keeps the server's own words, so callers pass the detail (and only the
+ * detail) through the server's redactor. Shared by connecting, listing and calling.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { isMcpHostError } from "../errors.js";
-import { CHILD_GONE } from "./stdio-process.js";
+import type { Redactor } from "./redact.js";
+
+/** The `code` of an error raised because a stdio child was gone before a message could be written (never sent). */
+export const CHILD_GONE = "MCP_CHILD_GONE";
 
 /** The kinds of failure the retry rule tells apart. */
 export type FailureKind = "not-sent" | "maybe-ran" | "rejected" | "timeout" | "aborted";
 
-/** A classified failure with a description free of URLs. */
+/** A classified failure; `detail` never names the server (the caller's framing does) and may quote it. */
 export interface Failure {
   kind: FailureKind;
   detail: string;
@@ -86,4 +90,13 @@ export function classifyFailure(error: unknown): Failure {
   if (error instanceof Error && error.message === "Not connected") return { kind: "not-sent", detail: "not connected" };
   if (error instanceof SdkError) return { kind: "maybe-ran", detail: `${error.code.toLowerCase().replace(/_/g, " ")}` };
   return { kind: "maybe-ran", detail: error instanceof Error && error.name !== "Error" ? error.name : "request failed" };
+}
+
+/**
+ * The detail of a failure, safe to show: classified, then its foreign words redacted with the server's redactor.
+ * @example
+ * `server "${name}" could not be listed: ${failureDetail(error, upstream.redact)}`
+ */
+export function failureDetail(error: unknown, redact: Redactor): string {
+  return redact(classifyFailure(error).detail);
 }

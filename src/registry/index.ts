@@ -4,11 +4,11 @@
  */
 export { McpRegistry } from "./registry.js";
 export { ServerSpec, checkServerUrl } from "./server-spec.js";
-export { toText, registryErrorCode, ERROR_META_KEY } from "./results.js";
-export type { RegistryErrorMeta } from "./results.js";
-export { isDestructive } from "./approval.js";
-export { WATCH_BUFFER } from "./watch.js";
-export type { WatchStream } from "./watch.js";
+export { toText, registryErrorCode, ERROR_META_KEY } from "./call/results.js";
+export type { RegistryErrorMeta } from "./call/results.js";
+export { isDestructive } from "./catalog/destructive.js";
+export { WATCH_BUFFER } from "./catalog/watch.js";
+export type { WatchStream } from "./catalog/watch.js";
 export type {
   ApprovalHandler,
   ApprovalPolicy,

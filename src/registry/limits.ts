@@ -1,6 +1,10 @@
 /**
- * The registry's time limits, resolved per server: a spec's own setting, else the registry's, else the default.
+ * The registry's time limits: resolved per server (a spec's own setting, else the registry's, else the default),
+ * the clock they run on, and the two ways the registry enforces a budget — an abort signal that fires when it runs
+ * out, and a wait that gives up. Every budget the registry keeps runs on `RegistryOptions.clock`, so a test can move
+ * time instead of waiting for it; only the SDK's own per-request idle timeout runs on the system clock.
  */
+import { systemClock, type Clock } from "../clock.js";
 import type { RegistryOptions, ServerSpecification } from "./types.js";
 
 /** Idle timeout per request when nobody sets one. */
@@ -16,6 +20,8 @@ export interface Limits {
   totalOf(spec: ServerSpecification): number;
   /** The one deadline for connecting and listing every server. */
   startupMs: number;
+  /** What every registry budget is measured on. */
+  clock: Clock;
 }
 
 /**
@@ -29,5 +35,56 @@ export function resolveLimits(options: RegistryOptions): Limits {
     timeoutOf,
     totalOf: (spec) => spec.maxTotalTimeoutMs ?? options.maxTotalTimeoutMs ?? timeoutOf(spec) * 10,
     startupMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    clock: options.clock ?? systemClock,
   };
+}
+
+/** A budget running on a clock: its signal aborts when it runs out; `clear()` stops it early. */
+export interface Budget {
+  readonly signal: AbortSignal;
+  clear(): void;
+}
+
+/**
+ * Starts a budget of `ms` on `clock`; when it runs out, the signal aborts with `reason`.
+ * @example
+ * const startup = startBudget(clock, 10_000, "start-up deadline");
+ * try { await connect({ signal: startup.signal }); } finally { startup.clear(); }
+ */
+export function startBudget(clock: Clock, ms: number, reason: string): Budget {
+  const controller = new AbortController();
+  const timer = clock.setTimeout(() => controller.abort(new Error(reason)), ms);
+  return { signal: controller.signal, clear: () => timer.clear() };
+}
+
+/**
+ * Settles like `promise`, or rejects with the signal's reason once it aborts (for steps that might not honour it);
+ * with no signal, it is `promise` itself.
+ * @example
+ * const client = await raceAbort(connection.ready(options), startup.signal);
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * Waits for `promise` at most `ms` on `clock`: its value, or `undefined` when time ran out first or it rejected
+ * (for best-effort waits: a session's end, a dying child's exit, writes in flight).
+ * @example
+ * const exit = await waitAtMost(clock, exited, 1_000); // undefined if the child did not exit within 1 s
+ */
+export function waitAtMost<T>(clock: Clock, promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve) => {
+    const timer = clock.setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => resolve(value),
+      () => resolve(undefined),
+    ).finally(() => timer.clear());
+  });
 }

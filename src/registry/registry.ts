@@ -7,13 +7,15 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { McpHostError, messageOf } from "../errors.js";
 import { createLogger } from "../logger.js";
-import { guardOnExit } from "./exit-guard.js";
-import { classifyFailure } from "./failure.js";
-import { invokeUpstream, UpstreamFailure } from "./invoke.js";
+import { invokeUpstream, UpstreamFailure } from "./call/invoke.js";
+import { ServerRequestRouter, type InFlightCall } from "./call/server-requests.js";
+import { ListingChecks } from "./call/structured-output.js";
+import { runToolCall, type CallTarget } from "./call/tool-call.js";
+import type { WatchStream } from "./catalog/watch.js";
+import { ServerTable, type Upstream } from "./catalog/server-table.js";
+import { compareNames } from "./compare.js";
+import { guardOnExit } from "./connect/exit-guard.js";
 import { resolveLimits, type Limits } from "./limits.js";
-import { ServerRequestRouter, type InFlightCall } from "./server-requests.js";
-import { ServerTable, type Upstream } from "./server-table.js";
-import { runToolCall } from "./tool-call.js";
 import type {
   CallToolOptions,
   RegistryOptions,
@@ -26,7 +28,6 @@ import type {
   ServerStatus,
   UnavailableServer,
 } from "./types.js";
-import type { WatchStream } from "./watch.js";
 
 type Send = Parameters<typeof invokeUpstream>[1];
 
@@ -44,6 +45,7 @@ export class McpRegistry implements AsyncDisposable {
   private readonly table: ServerTable;
   private readonly router: ServerRequestRouter;
   private readonly limits: Limits;
+  private readonly checks = new ListingChecks();
   private started?: Promise<void>;
   private closing?: Promise<void>;
   private releaseExitGuard?: () => void;
@@ -55,7 +57,7 @@ export class McpRegistry implements AsyncDisposable {
     const logger = options.logger ?? createLogger({ level: "warn", prefix: ["mcp-registry"] });
     this.limits = resolveLimits(options);
     this.router = new ServerRequestRouter(options, logger);
-    this.table = new ServerTable(specs, { logger, router: this.router, options, limits: this.limits, live: () => this.started !== undefined && !this.closing });
+    this.table = new ServerTable(specs, { logger, setup: this.router, options, limits: this.limits, live: () => this.started !== undefined && !this.closing });
     if (specs.some((s) => s.transport === "stdio")) this.releaseExitGuard = guardOnExit(() => this.table.killAll());
   }
 
@@ -137,7 +139,7 @@ export class McpRegistry implements AsyncDisposable {
     return runToolCall(
       {
         index: this.table.index,
-        upstreamOf: (server) => this.table.get(server),
+        upstreamOf: (server) => this.target(server),
         ...(this.options.approve ? { approve: this.options.approve } : {}),
         structuredContent: this.options.structuredContent ?? "error",
         limits: (spec, opts) => ({ idle: opts.timeoutMs ?? this.limits.timeoutOf(spec), total: this.limits.totalOf(spec) }),
@@ -151,7 +153,8 @@ export class McpRegistry implements AsyncDisposable {
 
   /**
    * Reads a resource by its listed form, `server:uri`, or any URI with `{ server }` (templates). Throws McpHostError:
-   * MCP_RESOURCE_UNKNOWN, MCP_TOOL_AMBIGUOUS (naming the qualified forms), MCP_SERVER_UNKNOWN, MCP_CALL_FAILED.
+   * MCP_RESOURCE_UNKNOWN, MCP_TOOL_AMBIGUOUS (naming the qualified forms), MCP_SERVER_UNKNOWN, MCP_CALL_FAILED,
+   * MCP_REQUEST_TIMEOUT.
    * @example
    * await registry.readResource("demo://resource/dynamic/text/42", { server: "everything" })
    */
@@ -177,7 +180,7 @@ export class McpRegistry implements AsyncDisposable {
 
   /**
    * Gets a prompt by its listed name, `server__prompt` or `server.prompt`. Throws McpHostError on an unknown or
-   * ambiguous name (MCP_PROMPT_UNKNOWN, MCP_TOOL_AMBIGUOUS) or a failed request (MCP_CALL_FAILED, TOOL_TIMEOUT).
+   * ambiguous name (MCP_PROMPT_UNKNOWN, MCP_TOOL_AMBIGUOUS) or a failed request (MCP_CALL_FAILED, MCP_REQUEST_TIMEOUT).
    * @example
    * const prompt = await registry.getPrompt("code_review", { language: "ts" });
    */
@@ -192,6 +195,12 @@ export class McpRegistry implements AsyncDisposable {
     );
   }
 
+  /** What a tool call needs of its server: the table's entry and the output checks of its current listing. */
+  private target(server: string): CallTarget {
+    const upstream = this.table.get(server);
+    return { ...upstream, checks: this.checks.of(upstream.listing, upstream.logger) };
+  }
+
   /** readResource and getPrompt: a read, safe to repeat; its failure is thrown as an McpHostError. */
   private async request<T>(server: string, what: string, options: RegistryRequestOptions, send: Send): Promise<T> {
     const upstream = this.table.get(server);
@@ -199,10 +208,12 @@ export class McpRegistry implements AsyncDisposable {
       return await this.invoke<T>(upstream, { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) }, true, options, send);
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
-      const timeout = error.end === "idle" || error.end === "total";
-      const ms = error.end === "total" ? this.limits.totalOf(upstream.spec) : (options.timeoutMs ?? this.limits.timeoutOf(upstream.spec));
-      const message = timeout ? `${what} on server "${server}" timed out after ${ms} ms` : `${what} on server "${server}" failed: ${error.failure.detail}`;
-      throw new McpHostError(timeout ? "TOOL_TIMEOUT" : "MCP_CALL_FAILED", upstream.redact(message), { server, cause: error.cause });
+      const subject = `${what} on server "${server}"`;
+      if (error.end === "idle" || error.end === "total") {
+        const ms = error.end === "total" ? this.limits.totalOf(upstream.spec) : (options.timeoutMs ?? this.limits.timeoutOf(upstream.spec));
+        throw new McpHostError("MCP_REQUEST_TIMEOUT", `${subject} timed out after ${ms} ms`, { server, cause: error.cause });
+      }
+      throw new McpHostError("MCP_CALL_FAILED", `${subject} failed: ${upstream.redact(error.failure.detail)}`, { server, cause: error.cause });
     }
   }
 
@@ -219,16 +230,13 @@ export class McpRegistry implements AsyncDisposable {
         openTimeoutMs: this.limits.startupMs,
         timeoutMs: options.timeoutMs ?? this.limits.timeoutOf(spec),
         maxTotalMs: this.limits.totalOf(spec),
+        clock: this.limits.clock,
         mayRerun,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         answer: (method, params) => this.router.answer(spec, method, params, inflight),
         afterReconnect: () => this.table.relist(spec.name),
-        onReconnectFailed: (error) => {
-          const message = upstream.redact(`server "${spec.name}" could not be reconnected: ${classifyFailure(error).detail}`);
-          this.table.setUnavailable(spec.name, "connect", message);
-          upstream.logger.warn(message);
-        },
+        onReconnectFailed: (error) => this.table.reportFailure(spec.name, "connect", "reconnected", error),
       },
       send,
     ).finally(() => {
@@ -272,11 +280,12 @@ export class McpRegistry implements AsyncDisposable {
         await upstream.connection.close();
         upstream.logger.debug("closed");
       } catch (error) {
-        errors.push(new McpHostError("MCP_CALL_FAILED", upstream.redact(`server "${name}" did not close cleanly: ${messageOf(error)}`), { server: name, cause: error }));
+        errors.push(new McpHostError("MCP_SERVER_CLOSE_FAILED", `server "${name}" did not close cleanly: ${upstream.redact(messageOf(error))}`, { server: name, cause: error }));
       }
     }
     this.releaseExitGuard?.();
-    if (errors.length > 0) throw new AggregateError(errors, `${errors.length} server(s) did not close cleanly: ${errors.map((e) => e.server).join(", ")}`);
+    const names = errors.map((e) => e.server!).sort(compareNames);
+    if (errors.length > 0) throw new AggregateError(errors, `${errors.length} server(s) did not close cleanly: ${names.join(", ")}`);
   }
 
   private assertOpen(): void {

@@ -1,7 +1,8 @@
 /**
  * ServerSpec: how to reach one upstream MCP server — a command to start (stdio), a Streamable HTTP URL, or a
  * transport the caller builds. The helpers validate at once (a bad spec should fail where it is written, not at
- * first use) and their errors never repeat a URL, which may carry a key.
+ * first use) and their errors never repeat a URL, which may carry a key. The registry checks the names of the specs
+ * it is given again (a spec may be written by hand): each non-blank, no two alike.
  */
 import type { Transport } from "@modelcontextprotocol/client";
 import { McpHostError } from "../errors.js";
@@ -10,14 +11,36 @@ import type {
   HttpServerOptions,
   HttpServerSpec,
   ServerOptions,
+  ServerSpecification,
   StdioServerOptions,
   StdioServerSpec,
 } from "./types.js";
 
 function checkName(name: unknown, transport: string): asserts name is string {
   if (typeof name !== "string" || name.trim() === "") {
-    throw new McpHostError("MCP_TRANSPORT_INVALID", `a ${transport} server needs a non-empty name`);
+    throw new McpHostError("MCP_SERVER_NAME_INVALID", `a ${transport} server needs a non-empty name (got ${JSON.stringify(name) ?? String(name)})`);
   }
+}
+
+/**
+ * Checks the names of the specs one registry is given: every one non-blank (MCP_SERVER_NAME_INVALID) and no two
+ * alike (MCP_SERVER_NAME_TAKEN, naming both specs by position and transport, never by URL).
+ * @example
+ * checkServerNames([ServerSpec.stdio("git", "uvx"), ServerSpec.http("git", "https://x.example/mcp")]); // throws MCP_SERVER_NAME_TAKEN
+ */
+export function checkServerNames(specs: readonly ServerSpecification[]): void {
+  const first = new Map<string, number>();
+  specs.forEach((spec, i) => {
+    checkName(spec.name, spec.transport);
+    const earlier = first.get(spec.name);
+    if (earlier !== undefined) {
+      const which = (n: number) => `#${n + 1} (${specs[n]!.transport})`;
+      throw new McpHostError("MCP_SERVER_NAME_TAKEN", `servers ${which(earlier)} and ${which(i)} are both named "${spec.name}"; server names must be unique, so rename one`, {
+        server: spec.name,
+      });
+    }
+    first.set(spec.name, i);
+  });
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;

@@ -15,6 +15,7 @@ import type {
   Tool,
   Transport,
 } from "@modelcontextprotocol/client";
+import type { Clock } from "../clock.js";
 import type { McpHostErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
 
@@ -167,6 +168,11 @@ export interface RegistryOptions extends ServerRequestHandlers {
   accept?: readonly ServerRequestKind[];
   /** How the registry introduces itself to servers. */
   clientInfo?: { name: string; version: string };
+  /**
+   * What the registry's own budgets run on: the start-up deadline, the total-call cap, the kill grace, the list-change
+   * stream's re-open delay (default: the system clock). The SDK's per-request idle timeout always runs on real time.
+   */
+  clock?: Clock;
 }
 
 /** A tool as the registry offers it. */

@@ -9,8 +9,8 @@ import { silentLogger } from "../../src/logger.js";
 import { McpRegistry, ServerSpec, toText } from "../../src/registry/index.js";
 import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
 import { deferred } from "../helpers/http-host.js";
-import { legacyStdio, registryHarness } from "./helpers/harness.js";
-import { alive, eventually } from "./helpers/processes.js";
+import { legacyStdio, registryHarness, serverLog } from "../helpers/registry/harness.js";
+import { alive } from "../helpers/registry/processes.js";
 
 /** An in-process server behind a transport whose handshake waits for `gate`, and whose close can be made to fail. */
 function inProcess(name: string, gate: Promise<void>, failClose = false): () => Promise<Transport> {
@@ -44,8 +44,7 @@ describe("close", () => {
     const [a, b, c] = [deferred(), deferred(), deferred()];
     const registry = h.make([ServerSpec.custom("a", inProcess("a", a.promise)), ServerSpec.custom("b", inProcess("b", b.promise)), ServerSpec.custom("c", inProcess("c", c.promise))]);
     const connected = registry.connect();
-    const opened = (name: string) => registry.status().find((s) => s.server === name)!.state === "connected";
-    const waitFor = (name: string) => eventually(() => opened(name), `server ${name} to be connected`);
+    const waitFor = (name: string) => h.logged(serverLog(name, "connected (legacy era)"), `server ${name} to be connected`);
     b.resolve();
     await waitFor("b");
     c.resolve();
@@ -53,8 +52,8 @@ describe("close", () => {
     a.resolve();
     await connected;
     await registry.close();
-    const closed = h.records.filter((r) => r.message === "closed").map((r) => r.prefix.at(-1));
-    assert.deepEqual(closed, ["a", "c", "b"]);
+    const closed = h.records.filter((r) => r.message === "closed").map((r) => r.prefix);
+    assert.deepEqual(closed, [["a"], ["c"], ["b"]]);
   });
 
   it("closes every server even when some fail, and gathers their errors into one AggregateError", async () => {
@@ -75,12 +74,13 @@ describe("close", () => {
     );
     assert.ok(error instanceof AggregateError);
     assert.deepEqual(
-      error.errors.map((e: unknown) => (isMcpHostError(e) ? [e.server, e.message] : [String(e)])).sort(),
+      error.errors.map((e: unknown) => (isMcpHostError(e) ? [e.server, e.code, e.message] : [String(e)])).sort(), // they come in closing order
       [
-        ["bad1", 'server "bad1" did not close cleanly: bad1 refused to close'],
-        ["bad2", 'server "bad2" did not close cleanly: bad2 refused to close'],
+        ["bad1", "MCP_SERVER_CLOSE_FAILED", 'server "bad1" did not close cleanly: bad1 refused to close'],
+        ["bad2", "MCP_SERVER_CLOSE_FAILED", 'server "bad2" did not close cleanly: bad2 refused to close'],
       ],
     );
+    assert.equal(error.message, "2 server(s) did not close cleanly: bad1, bad2");
     assert.equal(alive(pid), false, "the stdio child was closed although others failed");
     assert.deepEqual(registry.status().map((s) => s.state), ["closed", "closed", "closed", "closed"]);
     assert.equal(await registry.close().catch(() => "same"), "same", "close() is idempotent");

@@ -2,22 +2,22 @@
 // Streamable HTTP (on 127.0.0.1), side by side with a v1-SDK fixture: tools, images, resources, templates, prompts.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ServerSpec, toText } from "../../src/registry/index.js";
-import { EVERYTHING, everythingStdio, freePort, legacyStdio, registryHarness } from "./helpers/harness.js";
+import { EVERYTHING, EVERYTHING_DOCS, EVERYTHING_OFFER, everythingStdio, freePort, legacyStdio, minimalEnv, registryHarness } from "../helpers/registry/harness.js";
 
-async function waitForPort(url: string, child: ChildProcess): Promise<void> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error("server-everything exited");
-    try {
-      await fetch(url, { method: "GET", signal: AbortSignal.timeout(1000) });
-      return;
-    } catch {
-      if (Date.now() > until) throw new Error("server-everything did not start listening");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+/** Resolves once the server says on stderr that it listens; rejects if it exits first. */
+function listening(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let said = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes("MCP Streamable HTTP Server listening on port")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`server-everything exited (${code}) before listening: ${said}`)));
+  });
 }
 
 describe("server-everything", () => {
@@ -28,9 +28,9 @@ describe("server-everything", () => {
   before(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
-    http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "ignore"] });
+    http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
     h.tracker.ignore(http.pid!);
-    await waitForPort(`http://127.0.0.1:${port}/health`, http);
+    await listening(http);
   });
   after(async () => {
     const exited = new Promise((resolve) => http.once("exit", resolve));
@@ -41,12 +41,12 @@ describe("server-everything", () => {
   it("serves its tools, results and resources over stdio next to a 2025-era fixture", async () => {
     const registry = h.make([everythingStdio("everything"), legacyStdio("fx", { tools: ["echo", "count"] })]);
     const names = (await registry.listTools()).map((t) => t.name);
-    assert.ok(names.includes("everything__echo") && names.includes("fx__echo") && names.includes("get-sum") && names.includes("count"), names.join(","));
+    assert.deepEqual(names, [...EVERYTHING_OFFER.tools.map((t) => (t === "echo" ? "everything__echo" : t)), "fx__echo", "count"]);
     assert.equal(toText(await registry.callTool("everything__echo", { message: "hi" })), "Echo: hi");
     assert.equal(toText(await registry.callTool("get-sum", { a: 2, b: 3 })), "The sum of 2 and 3 is 5.");
     assert.equal(toText(await registry.callTool("fx.echo", { text: "fixture" })), "fixture");
-    const env = toText(await registry.callTool("get-env"));
-    assert.ok(!env.includes("MCP_REGISTRY") && env.includes("PATH"));
+    const env = JSON.parse(toText(await registry.callTool("get-env"))) as Record<string, string>;
+    assert.deepEqual(env, minimalEnv()); // nothing of the parent's own environment
   });
 
   it("serves its tools, resources and prompts over Streamable HTTP", async () => {
@@ -54,15 +54,17 @@ describe("server-everything", () => {
     await registry.connect();
     assert.deepEqual(registry.unavailable, []);
     assert.equal(registry.status()[0]!.era, "legacy");
+    assert.deepEqual((await registry.listTools()).map((t) => t.name), EVERYTHING_OFFER.tools);
     assert.equal(toText(await registry.callTool("echo", { message: "over http" })), "Echo: over http");
-    assert.match(toText(await registry.callTool("get-tiny-image")), /\[image: image\/png, \d+ bytes\]/);
-    const structured = await registry.callTool("get-structured-content", { location: "New York" });
-    assert.equal(structured.isError, undefined, toText(structured));
-    assert.ok(structured.structuredContent !== undefined);
+    assert.match(toText(await registry.callTool("get-tiny-image")), /^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]\nThe image above is the MCP logo\.$/);
+    assert.deepEqual(await registry.callTool("get-structured-content", { location: "New York" }), {
+      content: [{ type: "text", text: '{"temperature":33,"conditions":"Cloudy","humidity":82}' }],
+      structuredContent: { temperature: 33, conditions: "Cloudy", humidity: 82 },
+    });
     const resources = await registry.listResources();
-    assert.ok(resources.length > 0);
-    assert.ok(toText(await registry.readResource(resources[0]!.uri)).length > 0);
-    assert.ok((await registry.listPrompts()).some((p) => p.name === "args-prompt"));
-    assert.match(toText(await registry.getPrompt("args-prompt", { city: "Paris" })), /Paris/);
+    assert.deepEqual(resources.map((r) => r.uri), EVERYTHING_OFFER.documents.map((d) => `demo://resource/static/document/${d}`));
+    assert.equal(toText(await registry.readResource(resources[0]!.uri)), readFileSync(join(EVERYTHING_DOCS, "architecture.md"), "utf8"));
+    assert.deepEqual((await registry.listPrompts()).map((p) => p.name), EVERYTHING_OFFER.prompts);
+    assert.equal(toText(await registry.getPrompt("args-prompt", { city: "Paris" })), "What's weather in Paris?");
   });
 });

@@ -1,6 +1,6 @@
 // ServerSpec helpers validate where a spec is written: an HTTP URL must be https (plain http only on loopback), carry
 // no userinfo and no query string — and the error never repeats the URL; stdio needs a command and sane env names;
-// server names must be unique within a registry.
+// a server needs a non-blank name (MCP_SERVER_NAME_INVALID), unique within a registry (MCP_SERVER_NAME_TAKEN).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isMcpHostError } from "../../src/errors.js";
@@ -32,8 +32,16 @@ describe("ServerSpec", () => {
     refusal(() => ServerSpec.http("a", "not a url sk-SECRET"), "MCP_URL_INVALID", 'server "a": the URL is not a valid absolute URL', "sk-SECRET");
   });
 
-  it("needs a name, a command, string args and well-formed env names", () => {
-    refusal(() => ServerSpec.stdio("", "node"), "MCP_TRANSPORT_INVALID", "a stdio server needs a non-empty name");
+  it("needs a non-blank name", () => {
+    refusal(() => ServerSpec.stdio("", "node"), "MCP_SERVER_NAME_INVALID", 'a stdio server needs a non-empty name (got "")');
+    refusal(() => ServerSpec.http("  ", "https://x.example/mcp"), "MCP_SERVER_NAME_INVALID", 'a http server needs a non-empty name (got "  ")');
+    refusal(() => ServerSpec.custom(undefined as unknown as string, () => ({}) as never), "MCP_SERVER_NAME_INVALID", "a custom server needs a non-empty name (got undefined)");
+    // A spec written by hand is checked by the registry too.
+    const unnamed = { ...ServerSpec.stdio("git", "uvx"), name: " " };
+    refusal(() => new McpRegistry([unnamed]), "MCP_SERVER_NAME_INVALID", 'a stdio server needs a non-empty name (got " ")');
+  });
+
+  it("needs a command, string args and well-formed env names", () => {
     refusal(() => ServerSpec.stdio("git", " "), "MCP_TRANSPORT_INVALID", 'server "git": a stdio server needs a command');
     refusal(() => ServerSpec.stdio("git", "uvx", [1 as unknown as string]), "MCP_TRANSPORT_INVALID", 'server "git": args must be a list of strings');
     refusal(() => ServerSpec.stdio("git", "uvx", [], { env: { "BAD KEY": "x" } }), "MCP_TRANSPORT_INVALID", 'server "git": env.BAD KEY must be a variable name with a string value');
@@ -47,11 +55,16 @@ describe("ServerSpec", () => {
     });
   });
 
-  it("refuses two servers with one name", () => {
+  it("refuses two servers with one name, naming both", () => {
     refusal(
-      () => new McpRegistry([ServerSpec.stdio("git", "uvx"), ServerSpec.http("git", "https://x.example/mcp")]),
-      "MCP_TRANSPORT_INVALID",
-      'two servers are named "git"; server names must be unique',
+      () => new McpRegistry([ServerSpec.stdio("git", "uvx"), ServerSpec.stdio("fs", "npx"), ServerSpec.http("git", "https://x.example/mcp/sk-SECRET")]),
+      "MCP_SERVER_NAME_TAKEN",
+      'servers #1 (stdio) and #3 (http) are both named "git"; server names must be unique, so rename one',
+      "sk-SECRET",
+    );
+    assert.throws(
+      () => new McpRegistry([ServerSpec.stdio("git", "uvx"), ServerSpec.stdio("git", "uvx")]),
+      (e) => isMcpHostError(e, "MCP_SERVER_NAME_TAKEN") && e.server === "git",
     );
   });
 });

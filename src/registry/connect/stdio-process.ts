@@ -1,0 +1,197 @@
+/**
+ * The stdio transport for upstream servers. The SDK's StdioClientTransport spawns children in the parent's process
+ * group and signals only the child itself, which orphans a server started through a launcher. This transport
+ * spawns each server as the leader of a new process group (no shell), feeds its stderr to the log line by line,
+ * and on close terminates the whole group.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { systemClock, type Clock } from "../../clock.js";
+import type { Logger } from "../../logger.js";
+import { CHILD_GONE } from "../failure.js";
+import { waitAtMost } from "../limits.js";
+import { childEnv } from "./child-env.js";
+import { lineSplitter } from "./line-splitter.js";
+import { KILL_GRACE_MS, groupAlive, signalGroup, terminateGroup } from "./process-group.js";
+
+/** How to start one stdio server. */
+export interface StdioProcessOptions {
+  command: string;
+  args?: readonly string[];
+  /** Added to the minimal inherited environment. */
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+  /** The server's logger: the child's stderr goes to its `[stderr]` child, one line per record. */
+  logger: Logger;
+  /** Applied to every stderr line before it is logged (a child may print its own credentials). */
+  redact?: (line: string) => string;
+  /** Between SIGTERM and SIGKILL on close (default 3000 ms). */
+  killGraceMs?: number;
+  /** What the kill grace and the transport's other waits run on (default: the system clock). */
+  clock?: Clock;
+}
+
+/** How the child ended. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+const WRITE_SETTLE_MS = 500;
+
+/**
+ * A Transport over a child process's stdin/stdout, the child leading its own process group.
+ * @example
+ * const transport = new StdioProcessTransport({ command: "uvx", args: ["mcp-server-git"], logger: serverLog });
+ * await client.connect(transport); … await transport.close(); // SIGTERM the group, SIGKILL after 3 s
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private readonly readBuffer = new ReadBuffer();
+  private closed = false;
+  private exitInfo?: ChildExit;
+  private closing?: Promise<void>;
+  private readonly writing = new Set<Promise<unknown>>();
+
+  private readonly clock: Clock;
+
+  constructor(private readonly options: StdioProcessOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The child's pid (and process group id) once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): ChildExit | undefined {
+    return this.exitInfo;
+  }
+
+  /**
+   * How the child ended, waiting up to `timeoutMs` for its exit to be reported. A write to a child that is dying
+   * fails (broken pipe) before its exit event arrives; waiting lets the caller report the exit, which says more.
+   */
+  async exitWithin(timeoutMs: number): Promise<ChildExit | undefined> {
+    const child = this.child;
+    if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null) return this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined);
+    const exited = new Promise<ChildExit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    return waitAtMost(this.clock, exited, timeoutMs);
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error("StdioProcessTransport already started");
+    const { command, args = [], env, cwd, logger } = this.options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, [...args], {
+        env: childEnv(env),
+        cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+      this.child = child;
+      const redact = this.options.redact ?? ((line: string) => line);
+      const stderrLog = logger.child("stderr");
+      const stderr = lineSplitter((line) => stderrLog.info(redact(line)));
+      child.stderr?.on("data", stderr.push);
+      child.stderr?.on("end", stderr.flush);
+      child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.once("error", (error) => {
+        if (child.pid === undefined) reject(error);
+        else this.onerror?.(error);
+        this.markClosed();
+      });
+      child.once("spawn", () => resolve());
+      child.once("exit", (code, signal) => {
+        this.exitInfo = { code, signal };
+      });
+      // "close" (every pipe shut) rather than "exit": a launcher may exit while the server it started keeps
+      // serving on the inherited pipes, and a final response may still be in flight when the child exits.
+      child.once("close", () => this.markClosed());
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (this.closed || !stdin || stdin.destroyed || !stdin.writable) {
+      return Promise.reject(Object.assign(new Error("the server process is not running"), { code: CHILD_GONE }));
+    }
+    const written = new Promise<void>((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+    const settled = written.catch(() => undefined).finally(() => this.writing.delete(settled));
+    this.writing.add(settled);
+    return written;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.terminate();
+    return this.closing;
+  }
+
+  private async terminate(): Promise<void> {
+    const child = this.child;
+    const pid = child?.pid;
+    try {
+      child?.stdin?.end();
+    } catch {
+      // the pipe may already be broken; the signals below still apply
+    }
+    if (pid !== undefined && groupAlive(pid)) {
+      const gone = await terminateGroup(pid, { graceMs: this.options.killGraceMs ?? KILL_GRACE_MS, clock: this.clock });
+      if (!gone) this.options.logger.warn("process group did not exit after SIGKILL", { pid });
+    }
+    this.markClosed();
+  }
+
+  /** Synchronous last resort for process exit: SIGKILL the group without waiting. */
+  killNow(): void {
+    const pid = this.child?.pid;
+    if (pid !== undefined && groupAlive(pid)) signalGroup(pid, "SIGKILL");
+  }
+
+  private onStdout(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(asError(error));
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (error) {
+        this.onerror?.(asError(error)); // that line was consumed; go on with the next
+        continue;
+      }
+      if (!message) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.readBuffer.clear();
+    if (this.writing.size === 0) {
+      this.onclose?.();
+      return;
+    }
+    // Let writes in flight settle first: a request written to a child that was already gone fails with EPIPE (it
+    // never reached the server, so it may be retried) and must not be reported as lost in flight by the close.
+    void waitAtMost(this.clock, Promise.allSettled([...this.writing]), WRITE_SETTLE_MS).then(() => this.onclose?.());
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
