@@ -67,7 +67,9 @@ function usage(message) {
 }
 let options;
 try {
-  ({ values: options } = parseArgs({ options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false }, extended: { type: "boolean", default: false } } }));
+  ({ values: options } = parseArgs({
+    options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false }, extended: { type: "boolean", default: false } },
+  }));
 } catch (error) {
   usage(error.message);
 }
@@ -120,14 +122,24 @@ function runSuite(suite, url) {
   const expected = join(here, `expected-failures.${suite.id}.yml`);
   const args = [
     ...nodeArgsFor(version),
-    bin, "server", "--url", url, "-o", outDir, ...suite.args,
+    bin,
+    "server",
+    "--url",
+    url,
+    "-o",
+    outDir,
+    ...suite.args,
     ...(existsSync(expected) ? ["--expected-failures", expected] : []),
     ...(options.verbose ? ["--verbose"] : []),
   ];
   const title = `@modelcontextprotocol/conformance@${version} (protocol ${suite.protocol})`;
   console.log(`\n=== conformance ${suite.id}: ${title}\n$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
   return runConformance(suite.id, args).then(({ exitCode, stdout }) => ({
-    suite, title, exitCode, expectedFailures: existsSync(expected) ? relative(root, expected) : undefined, ...summarise(stdout, outDir),
+    suite,
+    title,
+    exitCode,
+    expectedFailures: existsSync(expected) ? relative(root, expected) : undefined,
+    ...summarise(stdout, outDir),
   }));
 }
 
@@ -142,7 +154,19 @@ async function runScenarios(extra, url) {
   let exitCode = 0;
   for (const scenario of extra.scenarios) {
     if (interrupted) break;
-    const args = [...nodeArgsFor(version), bin, "server", "--url", url, "-o", outDir, ...extra.args, "--scenario", scenario, ...(options.verbose ? ["--verbose"] : [])];
+    const args = [
+      ...nodeArgsFor(version),
+      bin,
+      "server",
+      "--url",
+      url,
+      "-o",
+      outDir,
+      ...extra.args,
+      "--scenario",
+      scenario,
+      ...(options.verbose ? ["--verbose"] : []),
+    ];
     console.log(`$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
     const run = await runConformance(extra.id, args);
     if (exitCode === 0 && run.exitCode !== 0) exitCode = run.exitCode;
@@ -156,13 +180,17 @@ function printSummary(results, error) {
     const ok = r.exitCode === 0 && r.scenarios > 0 && (r.expectedFailures !== undefined || r.scenariosPassed === r.scenarios);
     r.ok = ok;
     const baseline = r.expectedFailures ? `, expected failures from ${r.expectedFailures}` : "";
-    console.log(`${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, ${r.suite.label ?? "default suite"}: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
-      `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings; suite exit ${r.exitCode}${baseline})`);
+    console.log(
+      `${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, ${r.suite.label ?? "default suite"}: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
+        `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings; suite exit ${r.exitCode}${baseline})`,
+    );
     for (const row of r.rows.filter((row) => !row.passed)) console.log(`       ✗ ${row.name}: ${row.failures.join("; ")}`);
   }
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
-  console.log(`conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`);
+  console.log(
+    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
+  );
   return failed === 0;
 }
 

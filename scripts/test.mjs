@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): type-check sources and tests, run every test file under Node's own test
-// runner (through tsx), then the official conformance suites against `mcp-host serve`. Prints its own summary last.
+// The one test command (`npm test`): type-check sources and tests, check formatting and lint (Biome), run every test
+// file under Node's own test runner (through tsx), then the official conformance suites against `mcp-host serve`.
+// Prints its own summary last.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -45,9 +46,14 @@ function runTests(label, args) {
 const steps = [];
 const files = only.length > 0 ? only : [...testFiles(join(root, "test")), ...testFiles(join(root, "plugins")), ...testFiles(join(root, "examples"))];
 steps.push(["typecheck", run("typecheck", "npx", ["tsc", "-p", "tsconfig.json"])]);
+if (only.length === 0) steps.push(["format and lint (biome)", run("format and lint", "npx", ["biome", "ci", "--colors=off", "."])]);
 const tests = await runTests(`tests (${files.length} files)`, [
-  "--import", "tsx",
-  "--test", "--test-reporter=tap", "--test-concurrency=3", "--test-timeout=120000",
+  "--import",
+  "tsx",
+  "--test",
+  "--test-reporter=tap",
+  "--test-concurrency=3",
+  "--test-timeout=120000",
   ...files,
 ]);
 steps.push([`tests (${tests.counts.pass} passed, ${tests.counts.fail} failed)`, tests.ok]);

@@ -9,7 +9,8 @@ export const ERROR_CODES = {
   CONFIG_INVALID: "The configuration does not match the schema.",
   CONFIG_SECRET_UNRESOLVED: "A ${env:…} or ${file:…} secret reference could not be resolved.",
   MCP_CREDENTIALS_INLINE: "A credential was written literally where a secret reference is required.",
-  MCP_URL_INVALID: "A configured URL (an upstream server, a token, key or introspection endpoint) is not acceptable (scheme, userinfo, query, fragment, or malformed).",
+  MCP_URL_INVALID:
+    "A configured URL (an upstream server, a token, key or introspection endpoint) is not acceptable (scheme, userinfo, query, fragment, or malformed).",
   MCP_TRANSPORT_INVALID: "An upstream server's transport settings are inconsistent.",
   MCP_AUTH_CONFLICT: "An upstream server sets both `headers` and `auth`.",
   MCP_AUTH_STRATEGY_UNKNOWN: "An upstream server names an auth kind nobody registered.",

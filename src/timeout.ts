@@ -17,10 +17,14 @@ export type RaceOutcome<T> = { timedOut: false; value: T } | { timedOut: true };
 export async function raceTimeout<T>(work: Promise<T>, ms: number, onExpire?: () => void, clock: Clock = systemClock): Promise<RaceOutcome<T>> {
   let timer: { clear(): void } | undefined;
   const expiry = new Promise<RaceOutcome<T>>((resolve) => {
-    timer = clock.setTimeout(() => {
-      onExpire?.();
-      resolve({ timedOut: true });
-    }, ms, true);
+    timer = clock.setTimeout(
+      () => {
+        onExpire?.();
+        resolve({ timedOut: true });
+      },
+      ms,
+      true,
+    );
   });
   work.catch(() => {});
   try {

@@ -11,7 +11,11 @@ const hook = fileURLToPath(new URL("./fixtures/entries/forbid-heavy-imports.mjs"
 
 function importUnderHook(specifier: string, forbidden = "express,ajv,@modelcontextprotocol/server"): { status: number | null; stdout: string; stderr: string } {
   const script = `const m = await import(${JSON.stringify(specifier)}); console.log(Object.keys(m).sort().join(","));`;
-  const result = spawnSync(process.execPath, ["--import", hook, "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", env: { ...process.env, FORBIDDEN_PACKAGES: forbidden } });
+  const result = spawnSync(process.execPath, ["--import", hook, "--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, FORBIDDEN_PACKAGES: forbidden },
+  });
   return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
 }
 
@@ -48,11 +52,17 @@ describe("entry points", () => {
     const heavy = importUnderHook("mcp-host/host");
     assert.notEqual(heavy.status, 0);
     assert.match(heavy.stderr, /heavy import: @modelcontextprotocol\/server\//);
-    const result = spawnSync(process.execPath, ["--input-type=module", "-e", 'const m = await import("mcp-host/host"); console.log(Object.keys(m).sort().join(","));'], { cwd: root, encoding: "utf8" });
+    const result = spawnSync(
+      process.execPath,
+      ["--input-type=module", "-e", 'const m = await import("mcp-host/host"); console.log(Object.keys(m).sort().join(","));'],
+      { cwd: root, encoding: "utf8" },
+    );
     assert.equal(result.status, 0, result.stderr);
     const names = result.stdout.trim().split(",");
-    for (const name of ["buildHost", "McpHost", "loadExtensions", "discoverExtensions", "parseSelection", "createHostApp", "listenHost", "healthOf"]) assert.ok(names.includes(name), name);
-    for (const seam of ["serveSelections", "setHandlerFactory", "buildActive", "reportFailed", "compiledOf", "OPEN_SERVING"]) assert.ok(!names.includes(seam), `${seam} is internal`);
+    for (const name of ["buildHost", "McpHost", "loadExtensions", "discoverExtensions", "parseSelection", "createHostApp", "listenHost", "healthOf"])
+      assert.ok(names.includes(name), name);
+    for (const seam of ["serveSelections", "setHandlerFactory", "buildActive", "reportFailed", "compiledOf", "OPEN_SERVING"])
+      assert.ok(!names.includes(seam), `${seam} is internal`);
   });
 
   it("the registry entry exports McpRegistry and loads no server SDK or express", () => {

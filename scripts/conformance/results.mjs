@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 // eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output with ANSI escapes, which this strips.
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The scenario names a run announced ("=== Running scenario: NAME ==="), in order. */

@@ -46,45 +46,50 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   return value as T;
 }
 
-/**
- * @example
- * parseCli(["serve", "--port", "0", "--extension", "time"]) // { command: "serve", port: 0, extensions: ["time"], … }
- */
-export function parseCli(argv: readonly string[], cwd: string): CliSettings {
-  let parsed;
+/** Every option the command knows (node's parseArgs refuses any other). */
+const OPTIONS = {
+  port: { type: "string", short: "p" },
+  host: { type: "string" },
+  path: { type: "string" },
+  extension: { type: "string", short: "e", multiple: true },
+  cwd: { type: "string" },
+  json: { type: "boolean" },
+  "log-level": { type: "string" },
+  legacy: { type: "string" },
+  strict: { type: "boolean" },
+  "allowed-hosts": { type: "string" },
+  "allowed-origins": { type: "string" },
+  cors: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+function parse(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        port: { type: "string", short: "p" },
-        host: { type: "string" },
-        path: { type: "string" },
-        extension: { type: "string", short: "e", multiple: true },
-        cwd: { type: "string" },
-        json: { type: "boolean" },
-        "log-level": { type: "string" },
-        legacy: { type: "string" },
-        strict: { type: "boolean" },
-        "allowed-hosts": { type: "string" },
-        "allowed-origins": { type: "string" },
-        cors: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    });
+    return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
     // node's parseArgs messages can span lines and end with a period; a usage error is one line on stderr.
     const message = (error as Error).message.replace(/\s*\n\s*/g, " ").replace(/\.$/, "");
     throw new McpHostError("CLI_USAGE", `${message}. Run "mcp-host --help" for the options.`);
   }
-  const { values, positionals } = parsed;
+}
+
+/**
+ * @example
+ * parseCli(["serve", "--port", "0", "--extension", "time"]) // { command: "serve", port: 0, extensions: ["time"], … }
+ */
+export function parseCli(argv: readonly string[], cwd: string): CliSettings {
+  const { values, positionals } = parse(argv);
   const first = positionals[0];
   if (values.version) return { command: "version", cwd, json: false, strict: false };
   if (values.help || first === undefined || first === "help") return { command: "help", cwd, json: false, strict: false };
-  if (!COMMANDS.has(first as Command)) throw new McpHostError("CLI_USAGE", `unknown command "${first}"; the commands are serve, toolsets, stdio. Run "mcp-host --help".`);
-  if (positionals.length > 2) throw new McpHostError("CLI_USAGE", `too many arguments: ${positionals.slice(2).join(" ")}. Quote a selection with "&" in it: mcp-host ${first} "only=a&without=b"`);
+  if (!COMMANDS.has(first as Command))
+    throw new McpHostError("CLI_USAGE", `unknown command "${first}"; the commands are serve, toolsets, stdio. Run "mcp-host --help".`);
+  if (positionals.length > 2)
+    throw new McpHostError(
+      "CLI_USAGE",
+      `too many arguments: ${positionals.slice(2).join(" ")}. Quote a selection with "&" in it: mcp-host ${first} "only=a&without=b"`,
+    );
   const extensions = (values.extension ?? []).flatMap((e) => list(e) ?? []);
   const settings: CliSettings = {
     command: first as Command,

@@ -13,10 +13,21 @@ function pad(text: string, width: number): string {
  * console.log(formatToolsetsTable(await host.describe(selection)));
  */
 export function formatToolsetsTable(d: HostDescription): string {
-  const rows = d.toolsets.map((t) => [t.active ? "on" : "", t.name, [t.default ? "default" : "", t.always ? "always" : ""].filter(Boolean).join(","), t.extensions.join(","), t.description ?? t.title]);
+  const rows = d.toolsets.map((t) => [
+    t.active ? "on" : "",
+    t.name,
+    [t.default ? "default" : "", t.always ? "always" : ""].filter(Boolean).join(","),
+    t.extensions.join(","),
+    t.description ?? t.title,
+  ]);
   const header = ["", "TOOLSET", "FLAGS", "EXTENSIONS", "DESCRIPTION"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const lines = [header, ...rows].map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : pad(cell, widths[i]!))).join("  ").trimEnd());
+  const lines = [header, ...rows].map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : pad(cell, widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
   lines.push("", `active: ${d.active.join(", ") || "(none)"}`, `tools (${d.tools.length}): ${d.tools.join(", ") || "(none)"}`);
   if (d.unknown.length > 0) lines.push(`unknown (not declared, ignored): ${d.unknown.join(", ")}`);
   const failed = d.extensions.filter((e) => e.status === "failed");

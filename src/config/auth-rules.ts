@@ -23,7 +23,8 @@ function algorithmProblems(auth: Record<string, unknown>): PathProblem[] {
     if (typeof alg !== "string") return;
     const path = ["auth", "algorithms", i];
     if (alg.toLowerCase() === "none") out.push({ code: "CONFIG_INVALID", path, message: '"none" is never accepted: an unsigned token would let anyone in' });
-    else if (HMAC_ALGORITHMS.includes(alg) && !hasSecret) out.push({ code: "CONFIG_INVALID", path, message: `${alg} needs auth.hs256Secret (the shared secret); set it or remove ${alg}` });
+    else if (HMAC_ALGORITHMS.includes(alg) && !hasSecret)
+      out.push({ code: "CONFIG_INVALID", path, message: `${alg} needs auth.hs256Secret (the shared secret); set it or remove ${alg}` });
   });
   if (hasSecret && !listed.some((alg) => typeof alg === "string" && HMAC_ALGORITHMS.includes(alg))) {
     out.push({
@@ -44,7 +45,8 @@ function keySourceProblems(auth: Record<string, unknown>): PathProblem[] {
   if (introspection) return out;
   const jwt = "for JWT verification (or configure auth.introspection for opaque tokens)";
   if (auth.issuer === undefined) out.push({ code: "CONFIG_INVALID", path: ["auth", "issuer"], message: `is required ${jwt}` });
-  if (auth.audience === undefined) out.push({ code: "CONFIG_INVALID", path: ["auth", "audience"], message: `is required ${jwt}: a token must be meant for this server` });
+  if (auth.audience === undefined)
+    out.push({ code: "CONFIG_INVALID", path: ["auth", "audience"], message: `is required ${jwt}: a token must be meant for this server` });
   if (auth.jwksUri === undefined && auth.keys === undefined && auth.hs256Secret === undefined) {
     out.push({ code: "CONFIG_INVALID", path: ["auth"], message: "needs a key source: jwksUri, keys or hs256Secret (or introspection for opaque tokens)" });
   }
@@ -60,9 +62,16 @@ function keySourceProblems(auth: Record<string, unknown>): PathProblem[] {
 export function authProblems(auth: unknown): PathProblem[] {
   if (!isRecord(auth)) return [];
   const out = [...keySourceProblems(auth), ...algorithmProblems(auth)];
-  out.push(...urlRule(auth.issuer, ["auth", "issuer"], "refuse"), ...urlRule(auth.jwksUri, ["auth", "jwksUri"], "allow"), ...urlRule(auth.resource, ["auth", "resource"], "allow"));
+  out.push(
+    ...urlRule(auth.issuer, ["auth", "issuer"], "refuse"),
+    ...urlRule(auth.jwksUri, ["auth", "jwksUri"], "allow"),
+    ...urlRule(auth.resource, ["auth", "resource"], "allow"),
+  );
   if (isRecord(auth.introspection)) out.push(...urlRule(auth.introspection.endpoint, ["auth", "introspection", "endpoint"], "allow"));
-  if (Array.isArray(auth.authorizationServers)) auth.authorizationServers.forEach((url, i) => out.push(...urlRule(url, ["auth", "authorizationServers", i], "refuse")));
+  if (Array.isArray(auth.authorizationServers))
+    auth.authorizationServers.forEach((url, i) => {
+      out.push(...urlRule(url, ["auth", "authorizationServers", i], "refuse"));
+    });
   if (isRecord(auth.toolsetScopes)) {
     for (const name of Object.keys(auth.toolsetScopes)) {
       const bad = toolsetNameProblem(name);

@@ -17,7 +17,10 @@ export interface CredentialField {
 
 function stringsUnder(value: unknown, path: KeyPath, out: CredentialField[], skipKey?: string): void {
   if (typeof value === "string") out.push({ path, value });
-  else if (Array.isArray(value)) value.forEach((v, i) => stringsUnder(v, [...path, i], out));
+  else if (Array.isArray(value))
+    value.forEach((v, i) => {
+      stringsUnder(v, [...path, i], out);
+    });
   else if (isRecord(value)) for (const [k, v] of Object.entries(value)) if (k !== skipKey) stringsUnder(v, [...path, k], out);
 }
 

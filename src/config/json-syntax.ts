@@ -12,7 +12,10 @@ export interface JsonSyntaxError {
 }
 
 class Stop extends Error {
-  constructor(readonly at: number, readonly reason: string) {
+  constructor(
+    readonly at: number,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }
@@ -60,7 +63,7 @@ function scan(text: string): void {
       if (text[i] === "}") return void i++;
       for (;;) {
         ws();
-        if (text[i] !== '"') fail('expected a key in double quotes (a trailing comma, or an unquoted key?)');
+        if (text[i] !== '"') fail("expected a key in double quotes (a trailing comma, or an unquoted key?)");
         const keyAt = i;
         const key = string();
         if (keys.has(key)) fail(`the key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 37)}...` : key)} appears twice in one object`, keyAt);
@@ -70,7 +73,10 @@ function scan(text: string): void {
         i++;
         value(depth + 1);
         ws();
-        if (text[i] === ",") { i++; continue; }
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
         if (text[i] === "}") return void i++;
         fail('expected "," or "}" after a value');
       }
@@ -82,14 +88,20 @@ function scan(text: string): void {
       for (;;) {
         value(depth + 1);
         ws();
-        if (text[i] === ",") { i++; continue; }
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
         if (text[i] === "]") return void i++;
         fail('expected "," or "]" after a value');
       }
     }
     if (c === '"') return void string();
     const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
-    if (literal) return void (i += literal[0].length);
+    if (literal) {
+      i += literal[0].length;
+      return;
+    }
     fail("expected a value (a string in double quotes, a number, true, false, null, a list or a map)");
   };
   value(0);

@@ -38,6 +38,7 @@ export async function loadJsFile(file: string): Promise<unknown> {
     const detail = typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? `${name} (${code})` : name;
     throw fileProblem(file, `${where(file, error)}could not be imported: ${detail}; run \`node ${file}\` to see the full error`);
   }
-  if (module.default === undefined || module.default === null) throw fileProblem(file, "has no default export; write `export default { … }` (or `module.exports = { … }`)");
+  if (module.default === undefined || module.default === null)
+    throw fileProblem(file, "has no default export; write `export default { … }` (or `module.exports = { … }`)");
   return refuseImport(file, module.default);
 }

@@ -28,8 +28,12 @@ function merge(base: unknown, over: unknown): unknown {
 function referenceProblems(value: unknown, path: (string | number)[], out: PathProblem[]): void {
   if (typeof value === "string") {
     const { parts, unterminated } = parseReferences(value);
-    if (unterminated || parts.some((p) => "kind" in p)) out.push({ code: "CONFIG_INVALID", path, message: "secret references are resolved only in the config file, not in overrides" });
-  } else if (Array.isArray(value)) value.forEach((v, i) => referenceProblems(v, [...path, i], out));
+    if (unterminated || parts.some((p) => "kind" in p))
+      out.push({ code: "CONFIG_INVALID", path, message: "secret references are resolved only in the config file, not in overrides" });
+  } else if (Array.isArray(value))
+    value.forEach((v, i) => {
+      referenceProblems(v, [...path, i], out);
+    });
   else if (isRecord(value)) for (const [k, v] of Object.entries(value)) referenceProblems(v, [...path, k], out);
 }
 

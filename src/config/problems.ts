@@ -62,7 +62,8 @@ function compareSegments(a: KeyPath, b: KeyPath): number {
  */
 export function sortProblems(problems: readonly PathProblem[]): ConfigProblem[] {
   const sorted = [...problems].sort(
-    (a, b) => compareSegments(a.path, b.path) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+    (a, b) =>
+      compareSegments(a.path, b.path) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   );
   const out: ConfigProblem[] = [];
   for (const p of sorted) {

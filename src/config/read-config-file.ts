@@ -3,7 +3,7 @@
  * names. Only the given folder is searched — never its parents — so a config in an unrelated folder above can
  * never take effect. Loaders are ours (see parse-text.ts, load-js.ts); whatever goes wrong becomes problems.
  */
-import { cosmiconfig, type Loader } from "cosmiconfig";
+import { type CosmiconfigResult, cosmiconfig, type Loader } from "cosmiconfig";
 import { extname, resolve } from "node:path";
 import { ConfigFileError } from "./config-file-error.js";
 import { loadJsFile } from "./load-js.js";
@@ -84,7 +84,7 @@ export async function readConfigFile(options: { cwd: string; file?: string }): P
     const refused = explicitFileProblem(file);
     if (refused !== undefined) return problem(refused);
   }
-  let result;
+  let result: CosmiconfigResult;
   try {
     result = file === undefined ? await explorer.search(resolve(options.cwd)) : await explorer.load(file);
   } catch (error) {

@@ -15,7 +15,11 @@ export function refuseImport(file: string, value: unknown): unknown {
   const config = basename(file) === "package.json" && isRecord(value) ? value["mcp-host"] : value;
   if (isRecord(config) && Object.hasOwn(config, "$import")) {
     throw new ConfigFileError([
-      { code: "CONFIG_INVALID", path: ["$import"], message: "$import is not supported; write the whole configuration in one file (secret references are relative to it)" },
+      {
+        code: "CONFIG_INVALID",
+        path: ["$import"],
+        message: "$import is not supported; write the whole configuration in one file (secret references are relative to it)",
+      },
     ]);
   }
   return value;

@@ -11,9 +11,7 @@ import { ranged, scopeToken, text } from "./schema-parts.js";
  * @example
  * JWT_ALGORITHMS.includes("EdDSA") // true
  */
-export const JWT_ALGORITHMS = [
-  "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "HS256", "HS384", "HS512",
-] as const;
+export const JWT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "HS256", "HS384", "HS512"] as const;
 
 /**
  * What `auth.algorithms` allows when it is not set.
@@ -42,7 +40,10 @@ const authObject = z.strictObject({
   audience: z.union([text, z.array(text).min(1)]).optional(),
   jwksUri: z.string().optional(),
   keys: z.array(text).min(1).optional(),
-  algorithms: z.array(z.enum(JWT_ALGORITHMS)).min(1).default(() => [...DEFAULT_JWT_ALGORITHMS]),
+  algorithms: z
+    .array(z.enum(JWT_ALGORITHMS))
+    .min(1)
+    .default(() => [...DEFAULT_JWT_ALGORITHMS]),
   hs256Secret: text.optional(),
   clockToleranceSec: ranged("auth.clockToleranceSec").default(30),
   requiredScopes: z.array(scopeToken).default([]),

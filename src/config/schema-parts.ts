@@ -72,7 +72,8 @@ export function originProblem(value: string): string | undefined {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http:// or https:// origin";
   if (url.username || url.password) return "contains a user name or password; an origin is scheme://host[:port]";
-  if (url.search || url.hash || !/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(value)) return "has a path, query or fragment; an origin is scheme://host[:port] only";
+  if (url.search || url.hash || !/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(value))
+    return "has a path, query or fragment; an origin is scheme://host[:port] only";
   return undefined;
 }
 

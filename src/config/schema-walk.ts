@@ -156,7 +156,13 @@ function walk(schema: z.ZodType, path: string, out: Map<string, ConfigKey>): voi
   }
   if (out.has(path)) return;
   const bounds = numberBounds(inner);
-  out.set(path, { path, hasDefault, ...(hasDefault ? { defaultValue } : {}), ...(bounds?.min === undefined ? {} : { min: bounds.min }), ...(bounds?.max === undefined ? {} : { max: bounds.max }) });
+  out.set(path, {
+    path,
+    hasDefault,
+    ...(hasDefault ? { defaultValue } : {}),
+    ...(bounds?.min === undefined ? {} : { min: bounds.min }),
+    ...(bounds?.max === undefined ? {} : { max: bounds.max }),
+  });
 }
 
 /**

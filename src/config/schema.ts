@@ -29,7 +29,10 @@ const corsSchema = z.preprocess(
 const httpSchema = z.strictObject({
   host: text.default("127.0.0.1"),
   port: ranged("http.port").default(3_000),
-  path: z.string().regex(/^\/[^?#\s]*$/, { error: 'must start with "/" and have no spaces, "?" or "#"' }).default("/mcp"),
+  path: z
+    .string()
+    .regex(/^\/[^?#\s]*$/, { error: 'must start with "/" and have no spaces, "?" or "#"' })
+    .default("/mcp"),
   allowedHosts: z.array(hostName).default([]),
   allowedOrigins: z.array(originString).default([]),
   cors: corsSchema.optional(),

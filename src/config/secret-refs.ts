@@ -116,7 +116,8 @@ export async function resolveReferences(tree: unknown, sources: ReferenceSources
         continue;
       }
       const key = resolve(sources.baseDir, part.name);
-      const found = part.kind === "env" ? readEnv(part.name, sources.env) : await (files.get(key) ?? files.set(key, readSecretFile(part.name, sources.baseDir)).get(key)!);
+      const found =
+        part.kind === "env" ? readEnv(part.name, sources.env) : await (files.get(key) ?? files.set(key, readSecretFile(part.name, sources.baseDir)).get(key)!);
       if ("problem" in found) problems.push({ code: "CONFIG_SECRET_UNRESOLVED", path, message: found.problem });
       else {
         secrets.add(found.value);

@@ -35,10 +35,24 @@ function transportProblems(name: string, server: Record<string, unknown>): { tra
   const has = (key: string) => server[key] !== undefined;
   if (transport === undefined) {
     if (has("command") && has("url")) {
-      return { problems: [...out, { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "has both command (stdio) and url (http); keep the one for its transport" }] };
+      return {
+        problems: [
+          ...out,
+          { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "has both command (stdio) and url (http); keep the one for its transport" },
+        ],
+      };
     }
     if (!has("command") && !has("url")) {
-      return { problems: [...out, { code: "MCP_TRANSPORT_INVALID", path: ["servers", name], message: "needs a command (a stdio server mcp-host starts) or a url (an http server it connects to)" }] };
+      return {
+        problems: [
+          ...out,
+          {
+            code: "MCP_TRANSPORT_INVALID",
+            path: ["servers", name],
+            message: "needs a command (a stdio server mcp-host starts) or a url (an http server it connects to)",
+          },
+        ],
+      };
     }
     transport = has("command") ? "stdio" : "http";
   }
@@ -56,7 +70,12 @@ function stdioProblems(name: string, server: Record<string, unknown>): PathProbl
   const out: PathProblem[] = [];
   if (isRecord(server.env)) {
     for (const key of Object.keys(server.env)) {
-      if (!ENV_NAME.test(key)) out.push({ code: "MCP_TRANSPORT_INVALID", path: ["servers", name, "env", key], message: "is not an environment variable name (letters, digits and _, not starting with a digit)" });
+      if (!ENV_NAME.test(key))
+        out.push({
+          code: "MCP_TRANSPORT_INVALID",
+          path: ["servers", name, "env", key],
+          message: "is not an environment variable name (letters, digits and _, not starting with a digit)",
+        });
     }
   }
   return out;
@@ -68,10 +87,15 @@ function httpProblems(name: string, server: Record<string, unknown>): PathProble
   if (isRecord(server.headers)) {
     for (const [key, value] of Object.entries(server.headers)) {
       if (!HEADER_NAME.test(key)) out.push({ code: "CONFIG_INVALID", path: [...base, "headers", key], message: "is not a valid HTTP header name" });
-      else if (typeof value === "string" && /[\r\n\0]/.test(value)) out.push({ code: "CONFIG_INVALID", path: [...base, "headers", key], message: "contains a line break or NUL; a header value is one line" });
+      else if (typeof value === "string" && /[\r\n\0]/.test(value))
+        out.push({ code: "CONFIG_INVALID", path: [...base, "headers", key], message: "contains a line break or NUL; a header value is one line" });
     }
     if (Object.keys(server.headers).length > 0 && server.auth !== undefined) {
-      out.push({ code: "MCP_AUTH_CONFLICT", path: [...base, "auth"], message: "is set together with headers; credentials come from one of them, so remove headers or auth" });
+      out.push({
+        code: "MCP_AUTH_CONFLICT",
+        path: [...base, "auth"],
+        message: "is set together with headers; credentials come from one of them, so remove headers or auth",
+      });
     }
   }
   if (typeof server.url === "string") {
@@ -89,7 +113,13 @@ function timeoutProblems(name: string, server: Record<string, unknown>): PathPro
   if (typeof server.maxTotalTimeoutMs !== "number") return [];
   const idle = typeof server.timeoutMs === "number" ? server.timeoutMs : DEFAULT_SERVER_TIMEOUT_MS;
   if (server.maxTotalTimeoutMs >= idle) return [];
-  return [{ code: "CONFIG_INVALID", path: ["servers", name, "maxTotalTimeoutMs"], message: `must be at least timeoutMs (${idle}): it caps a whole call, progress or not` }];
+  return [
+    {
+      code: "CONFIG_INVALID",
+      path: ["servers", name, "maxTotalTimeoutMs"],
+      message: `must be at least timeoutMs (${idle}): it caps a whole call, progress or not`,
+    },
+  ];
 }
 
 /**

@@ -32,7 +32,10 @@ export function mergeProblems(groups: readonly (readonly PathProblem[])[]): Path
  * @example
  * const { config, problems } = validateConfig(resolved, { earlier: refProblems });
  */
-export function validateConfig(value: unknown, options: { earlier?: readonly PathProblem[]; authKinds?: readonly string[] } = {}): { config?: DeploymentConfig; problems: PathProblem[] } {
+export function validateConfig(
+  value: unknown,
+  options: { earlier?: readonly PathProblem[]; authKinds?: readonly string[] } = {},
+): { config?: DeploymentConfig; problems: PathProblem[] } {
   const parsed = deploymentConfigSchema.safeParse(value);
   const schema = parsed.success ? [] : zodProblems(parsed.error.issues, deploymentConfigSchema, value);
   const rules = isRecord(value)

@@ -45,7 +45,10 @@ function numberMessage(root: z.ZodType, path: PropertyKey[], input: unknown): st
 
 function sizeMessage(issue: Extract<Issue, { code: "too_small" | "too_big" }>): string {
   const limit = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
-  if (issue.origin === "string") return issue.code === "too_small" && limit === 1 ? "must not be empty" : `must be ${issue.code === "too_small" ? "at least" : "at most"} ${limit} characters`;
+  if (issue.origin === "string")
+    return issue.code === "too_small" && limit === 1
+      ? "must not be empty"
+      : `must be ${issue.code === "too_small" ? "at least" : "at most"} ${limit} characters`;
   const noun = limit === 1 ? "value" : "values";
   return issue.code === "too_small" ? `must list at least ${limit} ${noun}` : `must list at most ${limit} ${noun}`;
 }
@@ -55,7 +58,13 @@ function unionMessage(issue: Extract<Issue, { code: "invalid_union" }>, root: z.
   const relevant = issue.errors.filter((branch) => !atRoot(branch));
   if (relevant.length === 0) {
     const expected = issue.errors.flatMap((branch) =>
-      branch.map((i) => (i.code === "invalid_type" ? (EXPECTED[i.expected] ?? i.expected) : i.code === "invalid_value" ? i.values.map((v) => JSON.stringify(v)).join(" or ") : "")),
+      branch.map((i) =>
+        i.code === "invalid_type"
+          ? (EXPECTED[i.expected] ?? i.expected)
+          : i.code === "invalid_value"
+            ? i.values.map((v) => JSON.stringify(v)).join(" or ")
+            : "",
+      ),
     );
     return [{ code: "CONFIG_INVALID", path: pathOf(issue.path), message: `expected ${[...new Set(expected.filter(Boolean))].join(" or ")}` }];
   }
@@ -89,7 +98,9 @@ function issueToProblems(issue: Issue, root: z.ZodType, input: unknown): PathPro
     case "too_big":
       return one(issue.origin === "number" ? numberMessage(root, path, input) : sizeMessage(issue));
     case "invalid_value":
-      return one(issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`);
+      return one(
+        issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
+      );
     case "invalid_union":
       return unionMessage(issue, root, input);
     case "invalid_format":

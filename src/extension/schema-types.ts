@@ -14,11 +14,7 @@ export type SchemaInput = JsonSchemaObject | StandardSchemaWithJSON;
  * The arguments type a handler receives for a given schema: inferred for zod / Standard Schema, a plain record for
  * JSON Schema (and for a tool typed loosely, e.g. written inline without `defineTool`).
  */
-export type InferArgs<S> = 0 extends 1 & S
-  ? Record<string, any>
-  : [S] extends [StandardSchemaV1<any, infer Out>]
-    ? Out
-    : Record<string, unknown>;
+export type InferArgs<S> = 0 extends 1 & S ? Record<string, any> : [S] extends [StandardSchemaV1<any, infer Out>] ? Out : Record<string, unknown>;
 
 /** True when the value is a Standard Schema (zod 4, valibot, arktype, …) rather than plain JSON Schema. */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {

@@ -11,7 +11,8 @@ export const TOOLSET_NAME_PATTERN = /^[A-Za-z0-9._~@/-]{1,64}$/;
 export const RESERVED_TOOLSET_NAMES: readonly string[] = ["only", "toolsets", "without"];
 
 /** The allowed characters, for messages. */
-export const TOOLSET_NAME_RULE = 'use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not "only", "toolsets" or "without"';
+export const TOOLSET_NAME_RULE =
+  'use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not "only", "toolsets" or "without"';
 
 /**
  * Why `name` cannot name a toolset, or undefined when it can.

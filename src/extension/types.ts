@@ -137,7 +137,11 @@ export interface ResourceTemplateSpec {
   list?(ctx: RequestContext): Resource[] | Promise<Resource[]>;
   /** Argument completion per template variable. */
   complete?: Record<string, CompleteFn>;
-  read(uri: string, variables: Record<string, string | string[]>, ctx: RequestContext): ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
+  read(
+    uri: string,
+    variables: Record<string, string | string[]>,
+    ctx: RequestContext,
+  ): ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
 }
 
 /** A prompt template with arguments. */
@@ -257,9 +261,7 @@ export interface ServerDraft {
 /**
  * An upstream auth kind an extension contributes (DESIGN.md §11): returns the headers to send, fresh per request.
  */
-export interface AuthStrategy {
-  (settings: Readonly<Record<string, unknown>>): { headers(): Promise<Record<string, string>> | Record<string, string> };
-}
+export type AuthStrategy = (settings: Readonly<Record<string, unknown>>) => { headers(): Promise<Record<string, string>> | Record<string, string> };
 
 /** An extension: a plain object. Give it types with `defineExtension`. */
 export interface McpExtension {

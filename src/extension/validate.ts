@@ -82,7 +82,8 @@ const ITEM_CHECKS: Record<(typeof CONTRIBUTION_ARRAYS)[number], ItemCheck> = {
   prompts: (p, where, item) => {
     p.name(where, item, "name", '"summarise"');
     p.fn(where, item, "get", "(args, ctx) => ({ messages: [...] })", true);
-    if (item.arguments !== undefined && !Array.isArray(item.arguments)) p.add(`${where}:`, "arguments must be an array when present", item.arguments, 'write arguments: [{ name: "topic" }]');
+    if (item.arguments !== undefined && !Array.isArray(item.arguments))
+      p.add(`${where}:`, "arguments must be an array when present", item.arguments, 'write arguments: [{ name: "topic" }]');
     p.toolset(where, item);
   },
   toolExtensions: (p, where, item) => {
@@ -114,19 +115,26 @@ function checkContributions(p: Problems, extension: Fields): void {
 
 function checkScalarsAndHooks(p: Problems, extension: Fields): void {
   for (const key of ["version", "description"]) {
-    if (extension[key] !== undefined && typeof extension[key] !== "string") p.add(key, "must be a string when present", extension[key], `write ${key}: "…" or leave it out`);
+    if (extension[key] !== undefined && typeof extension[key] !== "string")
+      p.add(key, "must be a string when present", extension[key], `write ${key}: "…" or leave it out`);
   }
   const activation = extension.activation;
   if (activation !== undefined && activation !== "eager" && activation !== "onToolset") {
     p.add("activation", 'must be "eager" or "onToolset"', activation, 'write activation: "onToolset" to set up on first use, or leave it out');
   }
   for (const hook of HOOKS) {
-    if (extension[hook] !== undefined && typeof extension[hook] !== "function") p.add(hook, "must be a function when present", extension[hook], `write ${hook}() { … } or leave it out`);
+    if (extension[hook] !== undefined && typeof extension[hook] !== "function")
+      p.add(hook, "must be a function when present", extension[hook], `write ${hook}() { … } or leave it out`);
   }
   const strategies = extension.authStrategies;
   if (strategies === undefined) return;
   if (!isObject(strategies)) {
-    p.add("authStrategies", "must be an object of kind → function when present", strategies, "write authStrategies: { myKind: (settings) => ({ headers: () => ({}) }) }");
+    p.add(
+      "authStrategies",
+      "must be an object of kind → function when present",
+      strategies,
+      "write authStrategies: { myKind: (settings) => ({ headers: () => ({}) }) }",
+    );
     return;
   }
   for (const [kind, strategy] of Object.entries(strategies).sort(([a], [b]) => compareNames(a, b))) {
@@ -149,7 +157,7 @@ function notAnObject(value: unknown, source: string): McpHostError {
       ? "a factory is called only when it is a module's export; pass the extension object it returns"
       : Array.isArray(value)
         ? "pass each extension of the array on its own"
-        : "export an object like defineExtension({ name: \"my-extension\", tools: [ … ] })";
+        : 'export an object like defineExtension({ name: "my-extension", tools: [ … ] })';
   return new McpHostError("EXTENSION_INVALID", `${source}: expected an extension object, got ${describeValue(value)}; ${hint}.`);
 }
 

@@ -33,23 +33,34 @@ function isLoadedEntry(value: unknown): value is LoadedExtension {
 }
 
 function refuse(what: string): never {
-  throw new McpHostError("HOST_INPUT_INVALID", `buildHost() was given ${what}; it expects ${EXPECTED}. Example: buildHost(await loadExtensions({ cwd }), { name: "my-server" }).`);
+  throw new McpHostError(
+    "HOST_INPUT_INVALID",
+    `buildHost() was given ${what}; it expects ${EXPECTED}. Example: buildHost(await loadExtensions({ cwd }), { name: "my-server" }).`,
+  );
 }
 
 /** The entries to register, with where each came from, and the failures loading already found. */
 function entriesOf(input: unknown): { entries: Array<{ value: unknown; source: string }>; failures: LoadResult["failures"] } {
   if (isLoadResult(input)) return { entries: input.extensions.map((e) => ({ value: e.extension, source: e.source })), failures: input.failures };
   if (!Array.isArray(input)) refuse(describeValue(input));
-  const entries = input.map((item: unknown, i) => (isLoadedEntry(item) ? { value: item.extension, source: item.source } : { value: item, source: `buildHost() argument #${i}` }));
+  const entries = input.map((item: unknown, i) =>
+    isLoadedEntry(item) ? { value: item.extension, source: item.source } : { value: item, source: `buildHost() argument #${i}` },
+  );
   return { entries, failures: [] };
 }
 
 function checkOptions(options: unknown): asserts options is HostOptions {
   if (!isRecord(options)) {
-    throw new McpHostError("HOST_INPUT_INVALID", `buildHost() options must be an object with at least a name, got ${describeValue(options)}; e.g. buildHost(extensions, { name: "my-server" }).`);
+    throw new McpHostError(
+      "HOST_INPUT_INVALID",
+      `buildHost() options must be an object with at least a name, got ${describeValue(options)}; e.g. buildHost(extensions, { name: "my-server" }).`,
+    );
   }
   if (typeof options.name !== "string" || options.name.trim() === "") {
-    throw new McpHostError("HOST_INPUT_INVALID", `buildHost() options.name must be the server name clients see, got ${describeValue(options.name)}; e.g. { name: "my-server" }.`);
+    throw new McpHostError(
+      "HOST_INPUT_INVALID",
+      `buildHost() options.name must be the server name clients see, got ${describeValue(options.name)}; e.g. { name: "my-server" }.`,
+    );
   }
 }
 
@@ -57,7 +68,13 @@ function checkOptions(options: unknown): asserts options is HostOptions {
 function knownToolsets(value: unknown): ToolsetSpec[] {
   const toolsets = isRecord(value) ? value.toolsets : undefined;
   if (!Array.isArray(toolsets)) return [];
-  const wellFormed = toolsets.every((t) => isRecord(t) && typeof t.name === "string" && toolsetNameProblem(t.name) === undefined && [t.default, t.always].every((f) => f === undefined || typeof f === "boolean"));
+  const wellFormed = toolsets.every(
+    (t) =>
+      isRecord(t) &&
+      typeof t.name === "string" &&
+      toolsetNameProblem(t.name) === undefined &&
+      [t.default, t.always].every((f) => f === undefined || typeof f === "boolean"),
+  );
   return wellFormed ? (toolsets as ToolsetSpec[]) : [];
 }
 
@@ -83,7 +100,9 @@ export function buildHost(extensions: HostInput, options: HostOptions): McpHost 
       // A taken name costs only the later extension (DESIGN.md §4 rule 1), never the whole host.
       const taken = accepted.find((e) => e.extension.name === extension.name);
       if (taken) {
-        throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, { extension: extension.name });
+        throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, {
+          extension: extension.name,
+        });
       }
       accepted.push({ extension, source });
     } catch (error) {

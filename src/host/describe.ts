@@ -42,8 +42,7 @@ export interface HostDescription {
   unavailable: UnavailableDescription[];
 }
 
-export const HOW_TO_SELECT =
-  "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
+export const HOW_TO_SELECT = "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
 
 /**
  * @example

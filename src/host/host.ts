@@ -107,7 +107,8 @@ export class McpHost {
    * await host.start(); host.describe(parseSelection(""));
    */
   async start(): Promise<void> {
-    if (this.lifecycle !== "new") throw new McpHostError("ALREADY_STARTED", `host "${this.name}" is already ${this.lifecycle}; make a new host with buildHost() to start again`);
+    if (this.lifecycle !== "new")
+      throw new McpHostError("ALREADY_STARTED", `host "${this.name}" is already ${this.lifecycle}; make a new host with buildHost() to start again`);
     this.lifecycle = "started";
     await this.extensions.setUpPending();
     // Drop what was built while setups ran, without a change report: no client was served before start, and a
@@ -174,7 +175,13 @@ export class McpHost {
     const active = new Set(toolsets ?? this.declaredToolsets().map((t) => t.name));
     const silent = this.logger.child("offered-tools");
     return gatherContents(this.extensions.records, active, { ...silent, warn: () => {}, debug: () => {} })
-      .tools.map((t) => ({ name: t.name, toolset: t.toolset, extension: t.extension, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description } : {}) }))
+      .tools.map((t) => ({
+        name: t.name,
+        toolset: t.toolset,
+        extension: t.extension,
+        ...(t.title ? { title: t.title } : {}),
+        ...(t.description ? { description: t.description } : {}),
+      }))
       .sort((a, b) => byName(a, b) || compareNames(a.toolset, b.toolset));
   }
 
@@ -214,7 +221,10 @@ export class McpHost {
   /** Attaches the serving layer (see serving-port.ts); refuses a second one while the first is attached. */
   [OPEN_SERVING](port: ServingPort): HostServing {
     if (this.port) {
-      throw new McpHostError("HOST_ALREADY_SERVED", `host "${this.name}" is already being served over HTTP; close the first app (hostApp.close()) before serving it again, or build a second host`);
+      throw new McpHostError(
+        "HOST_ALREADY_SERVED",
+        `host "${this.name}" is already being served over HTTP; close the first app (hostApp.close()) before serving it again, or build a second host`,
+      );
     }
     this.port = port;
     return {

@@ -55,7 +55,12 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const app = express();
   app.disable("x-powered-by");
   if (options.dnsRebindingProtection !== false) {
-    app.use(dnsRebindingProtection({ ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}), ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}) }));
+    app.use(
+      dnsRebindingProtection({
+        ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+        ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+      }),
+    );
   }
   if (options.cors) {
     const base = options.cors === true ? { origin: true } : options.cors;
@@ -71,7 +76,11 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   app.get("/toolsets", async (req, res, next) => {
     try {
       const selection = selectionOf(req, options.selection);
-      if (options.selection?.strict) assertNoUnknownToolsets(host.activeFor(selection).unknown, host.declaredToolsets().map((t) => t.name));
+      if (options.selection?.strict)
+        assertNoUnknownToolsets(
+          host.activeFor(selection).unknown,
+          host.declaredToolsets().map((t) => t.name),
+        );
       res.json(await host.describe(selection));
     } catch (error) {
       next(error);
@@ -88,7 +97,11 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
       const selection = selectionOf(req, options.selection);
       const built = await host.build(selection);
       if (built.unknown.length > 0) {
-        if (options.selection?.strict) assertNoUnknownToolsets(built.unknown, host.declaredToolsets().map((t) => t.name));
+        if (options.selection?.strict)
+          assertNoUnknownToolsets(
+            built.unknown,
+            host.declaredToolsets().map((t) => t.name),
+          );
         logger.warn(`MCP client asked for unknown toolsets: ${built.unknown.join(", ")}`, { unknown: [...built.unknown] });
       }
       attachScope(req, { compiled: compiledOf(built), unknown: built.unknown });

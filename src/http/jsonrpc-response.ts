@@ -8,7 +8,14 @@ import type { ServerResponse } from "node:http";
  * @example
  * sendJsonRpcError(res, 404, -32001, "Session not found: start a new one with initialize");
  */
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): void {
+export function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -29,7 +29,13 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
   const { sessions } = ctx;
   if (sessions.size >= sessions.maxSessions) {
     ctx.logger.warn(`legacy session limit (${sessions.maxSessions}) reached; refusing a new session`, { code: "HTTP_SESSION_LIMIT" });
-    sendJsonRpcError(res, 503, -32000, `Too many sessions: this server holds at most ${sessions.maxSessions} legacy (2025) sessions. End unused ones with DELETE, or retry later.`, { "retry-after": "30" });
+    sendJsonRpcError(
+      res,
+      503,
+      -32000,
+      `Too many sessions: this server holds at most ${sessions.maxSessions} legacy (2025) sessions. End unused ones with DELETE, or retry later.`,
+      { "retry-after": "30" },
+    );
     return;
   }
   const { compiled, unknown } = scope;
@@ -39,7 +45,17 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
     sessionIdGenerator: () => randomUUID(),
     maxRequestBodySize: ctx.maxBodyBytes,
     onsessioninitialized: (id) => {
-      session = { id, toolsets: compiled.toolsets, unknown, transport, server, protocol: compiled.protocol, stale: false, lastSeen: sessions.clock.now(), subscriptions };
+      session = {
+        id,
+        toolsets: compiled.toolsets,
+        unknown,
+        transport,
+        server,
+        protocol: compiled.protocol,
+        stale: false,
+        lastSeen: sessions.clock.now(),
+        subscriptions,
+      };
       sessions.add(session);
     },
     onsessionclosed: (id) => sessions.remove(id),

@@ -56,7 +56,13 @@ export class SelectionEndpoint {
     const scope = scopeOf(req) ?? { compiled: await this.context.serving.compiled(this.toolsets), unknown: [] };
     if (this.context.legacy === "stateful" && (await serveLegacy(this.context.legacyServing, req, res, this.key, scope))) return;
     if ((req.method === "GET" || req.method === "DELETE") && this.context.legacy !== "stateless") {
-      sendJsonRpcError(res, 405, -32000, `Method not allowed: ${req.method} needs a 2025-era session (Mcp-Session-Id); the 2026-07-28 protocol uses POST only.`, { allow: "POST" });
+      sendJsonRpcError(
+        res,
+        405,
+        -32000,
+        `Method not allowed: ${req.method} needs a 2025-era session (Mcp-Session-Id); the 2026-07-28 protocol uses POST only.`,
+        { allow: "POST" },
+      );
       return;
     }
     await requestScope.run(scope, () => this.modernNode(req as never, res as never, bodyOf(req)));

@@ -82,9 +82,11 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
 export function waitAtMost<T>(clock: Clock, promise: Promise<T>, ms: number): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve) => {
     const timer = clock.setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      (value) => resolve(value),
-      () => resolve(undefined),
-    ).finally(() => timer.clear());
+    promise
+      .then(
+        (value) => resolve(value),
+        () => resolve(undefined),
+      )
+      .finally(() => timer.clear());
   });
 }

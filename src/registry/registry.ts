@@ -187,7 +187,8 @@ export class McpRegistry implements AsyncDisposable {
   async getPrompt(name: string, args: Record<string, string> = {}, options: RegistryRequestOptions = {}): Promise<GetPromptResult> {
     await this.ready();
     const found = this.table.index.resolvePrompt(name);
-    if (found.kind === "ambiguous") throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
+    if (found.kind === "ambiguous")
+      throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
     if (found.kind !== "found") throw new McpHostError("MCP_PROMPT_UNKNOWN", `no server offers a prompt named "${name}"`);
     const { server, upstreamName } = found.entry;
     return this.request<GetPromptResult>(server, `prompt "${name}"`, options, (client, leg, inputs) =>
@@ -280,7 +281,12 @@ export class McpRegistry implements AsyncDisposable {
         await upstream.connection.close();
         upstream.logger.debug("closed");
       } catch (error) {
-        errors.push(new McpHostError("MCP_SERVER_CLOSE_FAILED", `server "${name}" did not close cleanly: ${upstream.redact(messageOf(error))}`, { server: name, cause: error }));
+        errors.push(
+          new McpHostError("MCP_SERVER_CLOSE_FAILED", `server "${name}" did not close cleanly: ${upstream.redact(messageOf(error))}`, {
+            server: name,
+            cause: error,
+          }),
+        );
       }
     }
     this.releaseExitGuard?.();

@@ -6,15 +6,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/client";
 import { McpHostError } from "../errors.js";
-import type {
-  CustomServerSpec,
-  HttpServerOptions,
-  HttpServerSpec,
-  ServerOptions,
-  ServerSpecification,
-  StdioServerOptions,
-  StdioServerSpec,
-} from "./types.js";
+import type { CustomServerSpec, HttpServerOptions, HttpServerSpec, ServerOptions, ServerSpecification, StdioServerOptions, StdioServerSpec } from "./types.js";
 
 function checkName(name: unknown, transport: string): asserts name is string {
   if (typeof name !== "string" || name.trim() === "") {
@@ -35,9 +27,13 @@ export function checkServerNames(specs: readonly ServerSpecification[]): void {
     const earlier = first.get(spec.name);
     if (earlier !== undefined) {
       const which = (n: number) => `#${n + 1} (${specs[n]!.transport})`;
-      throw new McpHostError("MCP_SERVER_NAME_TAKEN", `servers ${which(earlier)} and ${which(i)} are both named "${spec.name}"; server names must be unique, so rename one`, {
-        server: spec.name,
-      });
+      throw new McpHostError(
+        "MCP_SERVER_NAME_TAKEN",
+        `servers ${which(earlier)} and ${which(i)} are both named "${spec.name}"; server names must be unique, so rename one`,
+        {
+          server: spec.name,
+        },
+      );
     }
     first.set(spec.name, i);
   });

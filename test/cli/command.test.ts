@@ -43,7 +43,8 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
       [["serve", "--port=-1"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "-1"'],
     ];
     const runs = await Promise.all(cases.map(([args]) => runCli(cleanup, args)));
-    cases.forEach(([args, message], i) => assert.deepEqual(runs[i], { code: 2, signal: null, stdout: "", stderr: `${message}\n` }, args.join(" ")));
+    for (const [i, [args, message]] of cases.entries())
+      assert.deepEqual(runs[i], { code: 2, signal: null, stdout: "", stderr: `${message}\n` }, args.join(" "));
     // node's own parseArgs messages span several lines; they still reach the user as one.
     for (const [args, start] of [
       [["serve", "--frobnicate"], "mcp-host: CLI_USAGE: Unknown option '--frobnicate'. "],
@@ -178,7 +179,9 @@ describe("mcp-host serve", { timeout: 60_000 }, () => {
     assert.deepEqual(health.json, {
       status: "degraded",
       service: "cli-fixture-project",
-      extensions: { failed: [{ name: "broken", code: "EXTENSION_SETUP_FAILED", error: "[extension broken] setup threw; the extension is quarantined: broken on purpose" }] },
+      extensions: {
+        failed: [{ name: "broken", code: "EXTENSION_SETUP_FAILED", error: "[extension broken] setup threw; the extension is quarantined: broken on purpose" }],
+      },
       upstreams: { unavailable: [] },
     });
     const { client } = await connectV2(cleanup, new URL(`${url.href}?broken&clock`), "modern");

@@ -70,7 +70,12 @@ function send(cli: CliProcess, message: unknown): void {
 
 /** Runs the 2025 handshake and a tools/list over raw stdio; returns the tool names. */
 async function handshake(cli: CliProcess): Promise<string[]> {
-  send(cli, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  send(cli, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
   await cli.line(/"id":1[,}]/);
   send(cli, { jsonrpc: "2.0", method: "notifications/initialized" });
   send(cli, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "raw" } } });

@@ -8,7 +8,8 @@ import { loadYaml, refused, removeProjects } from "./config-kit.js";
 
 afterEach(removeProjects);
 
-const yaml = "servers:\n  v: { url: https://v.example.com/mcp, auth: { kind: vault, role: '${env:ROLE}' } }\n  h: { url: https://h.example.com/mcp, auth: { kind: bearer, token: '${env:T}' } }\n";
+const yaml =
+  "servers:\n  v: { url: https://v.example.com/mcp, auth: { kind: vault, role: '${env:ROLE}' } }\n  h: { url: https://h.example.com/mcp, auth: { kind: bearer, token: '${env:T}' } }\n";
 const env = { ROLE: "role-S3CRET", T: "t-S3CRET" };
 
 describe("auth kinds", () => {
@@ -36,19 +37,33 @@ describe("auth kinds", () => {
   });
 
   it("fails the load on an unknown kind when the registered kinds are given", async () => {
-    const r = await refused(loadYaml(yaml, { env, authKinds: [] }), [["MCP_AUTH_STRATEGY_UNKNOWN", "servers.v.auth.kind"]], ["role-S3CRET", "t-S3CRET", "v.example.com"]);
-    assert.equal(r.problems[0]!.message, 'auth kind "vault" is not registered; the registered kinds are bearer, oauth (install the extension that contributes it)');
+    const r = await refused(
+      loadYaml(yaml, { env, authKinds: [] }),
+      [["MCP_AUTH_STRATEGY_UNKNOWN", "servers.v.auth.kind"]],
+      ["role-S3CRET", "t-S3CRET", "v.example.com"],
+    );
+    assert.equal(
+      r.problems[0]!.message,
+      'auth kind "vault" is not registered; the registered kinds are bearer, oauth (install the extension that contributes it)',
+    );
     const loaded = await loadYaml(yaml, { env, authKinds: ["vault"] });
     assert.equal(Object.keys(loaded.config.servers).length, 2);
   });
 
   it("checks a built-in kind's settings exactly", async () => {
-    await refused(loadYaml("servers:\n  h: { url: https://h.example.com/mcp, auth: { kind: bearer, tokn: '${env:T}' } }\n  o: { url: https://o.example.com/mcp, auth: { kind: oauth } }\n  k: { url: https://k.example.com/mcp, auth: { token: '${env:T}' } }\n", { env }), [
-      ["CONFIG_INVALID", "servers.h.auth.token"],
-      ["CONFIG_INVALID", "servers.h.auth.tokn"],
-      ["CONFIG_INVALID", "servers.k.auth.kind"],
-      ["CONFIG_INVALID", "servers.o.auth.clientId"],
-      ["CONFIG_INVALID", "servers.o.auth.clientSecret"],
-    ], ["t-S3CRET"]);
+    await refused(
+      loadYaml(
+        "servers:\n  h: { url: https://h.example.com/mcp, auth: { kind: bearer, tokn: '${env:T}' } }\n  o: { url: https://o.example.com/mcp, auth: { kind: oauth } }\n  k: { url: https://k.example.com/mcp, auth: { token: '${env:T}' } }\n",
+        { env },
+      ),
+      [
+        ["CONFIG_INVALID", "servers.h.auth.token"],
+        ["CONFIG_INVALID", "servers.h.auth.tokn"],
+        ["CONFIG_INVALID", "servers.k.auth.kind"],
+        ["CONFIG_INVALID", "servers.o.auth.clientId"],
+        ["CONFIG_INVALID", "servers.o.auth.clientSecret"],
+      ],
+      ["t-S3CRET"],
+    );
   });
 });

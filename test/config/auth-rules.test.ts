@@ -12,7 +12,9 @@ const SECRETS = ["hmac-S3CRET", "introspect-S3CRET"];
 
 describe("auth", () => {
   it("resolves a JWT setup with its defaults: audience as a list, authorization servers from the issuer", async () => {
-    const loaded = await loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: https://mcp.example.com/mcp\n  jwksUri: https://id.example.com/jwks\n");
+    const loaded = await loadYaml(
+      "auth:\n  issuer: https://id.example.com/\n  audience: https://mcp.example.com/mcp\n  jwksUri: https://id.example.com/jwks\n",
+    );
     assert.deepEqual(loaded.config.auth, {
       issuer: "https://id.example.com/",
       audience: ["https://mcp.example.com/mcp"],
@@ -39,25 +41,43 @@ describe("auth", () => {
   });
 
   it("lets introspection replace issuer, audience and keys", async () => {
-    const loaded = await loadYaml("auth:\n  introspection: { endpoint: https://id.example.com/introspect, clientId: mcp-host, clientSecret: '${env:IS}' }\n", { env });
-    assert.deepEqual(loaded.config.auth?.introspection, { endpoint: "https://id.example.com/introspect", clientId: "mcp-host", clientSecret: "introspect-S3CRET", cacheMaxSeconds: 300 });
+    const loaded = await loadYaml("auth:\n  introspection: { endpoint: https://id.example.com/introspect, clientId: mcp-host, clientSecret: '${env:IS}' }\n", {
+      env,
+    });
+    assert.deepEqual(loaded.config.auth?.introspection, {
+      endpoint: "https://id.example.com/introspect",
+      clientId: "mcp-host",
+      clientSecret: "introspect-S3CRET",
+      cacheMaxSeconds: 300,
+    });
     assert.deepEqual(loaded.config.auth?.authorizationServers, []);
-    await refused(loadYaml("auth:\n  introspection: { clientId: mcp-host, clientSecret: '${env:IS}', cacheMaxSeconds: 7200 }\n", { env }), [
-      ["CONFIG_INVALID", "auth.introspection.cacheMaxSeconds"],
-      ["CONFIG_INVALID", "auth.introspection.endpoint"],
-    ], SECRETS);
+    await refused(
+      loadYaml("auth:\n  introspection: { clientId: mcp-host, clientSecret: '${env:IS}', cacheMaxSeconds: 7200 }\n", { env }),
+      [
+        ["CONFIG_INVALID", "auth.introspection.cacheMaxSeconds"],
+        ["CONFIG_INVALID", "auth.introspection.endpoint"],
+      ],
+      SECRETS,
+    );
   });
 
   it("refuses jwksUri together with keys", async () => {
-    const r = await refused(loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  keys: ['${env:HMAC}']\n", { env }), [["CONFIG_INVALID", "auth.keys"]], SECRETS);
+    const r = await refused(
+      loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  keys: ['${env:HMAC}']\n", { env }),
+      [["CONFIG_INVALID", "auth.keys"]],
+      SECRETS,
+    );
     assert.equal(messageAt(r, "auth.keys"), "is set together with auth.jwksUri; keys come from one of them, so remove one");
   });
 
   it('never accepts "none", in any case', async () => {
-    const r = await refused(loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  algorithms: [RS256, none, NONE]\n"), [
-      ["CONFIG_INVALID", "auth.algorithms[1]"],
-      ["CONFIG_INVALID", "auth.algorithms[2]"],
-    ]);
+    const r = await refused(
+      loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  algorithms: [RS256, none, NONE]\n"),
+      [
+        ["CONFIG_INVALID", "auth.algorithms[1]"],
+        ["CONFIG_INVALID", "auth.algorithms[2]"],
+      ],
+    );
     assert.equal(messageAt(r, "auth.algorithms[1]"), '"none" is never accepted: an unsigned token would let anyone in');
   });
 
@@ -69,26 +89,40 @@ describe("auth", () => {
     ]);
     assert.equal(messageAt(noSecret, "auth.algorithms[2]"), "HS512 needs auth.hs256Secret (the shared secret); set it or remove HS512");
     const unused = await refused(loadYaml(`${jwt}  hs256Secret: '\${env:HMAC}'\n`, { env }), [["CONFIG_INVALID", "auth.hs256Secret"]], SECRETS);
-    assert.equal(messageAt(unused, "auth.hs256Secret"), 'is set but auth.algorithms lists no HS256, HS384 or HS512, so it would never be used; add "HS256" to auth.algorithms or remove hs256Secret');
+    assert.equal(
+      messageAt(unused, "auth.hs256Secret"),
+      'is set but auth.algorithms lists no HS256, HS384 or HS512, so it would never be used; add "HS256" to auth.algorithms or remove hs256Secret',
+    );
     const ok = await loadYaml(`${jwt}  hs256Secret: '\${env:HMAC}'\n  algorithms: [HS256]\n`, { env });
     assert.equal(ok.config.auth?.hs256Secret, "hmac-S3CRET");
   });
 
   it("refuses an algorithm it does not know", async () => {
-    const r = await refused(loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  algorithms: [RS255]\n"), [["CONFIG_INVALID", "auth.algorithms[0]"]]);
+    const r = await refused(
+      loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  algorithms: [RS255]\n"),
+      [["CONFIG_INVALID", "auth.algorithms[0]"]],
+    );
     assert.match(messageAt(r, "auth.algorithms[0]"), /^must be one of "RS256", "RS384", .*"HS512"$/);
   });
 
   it("refuses toolsetScopes keys that are not toolset names, and scopes with spaces", async () => {
-    const r = await refused(loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  toolsetScopes: { 'a b': [x], admin: ['mcp admin'], ok: [mcp:admin] }\n  requiredScopes: []\n"), [
-      ["CONFIG_INVALID", 'auth.toolsetScopes["a b"]'],
-      ["CONFIG_INVALID", "auth.toolsetScopes.admin[0]"],
-    ]);
+    const r = await refused(
+      loadYaml(
+        "auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  toolsetScopes: { 'a b': [x], admin: ['mcp admin'], ok: [mcp:admin] }\n  requiredScopes: []\n",
+      ),
+      [
+        ["CONFIG_INVALID", 'auth.toolsetScopes["a b"]'],
+        ["CONFIG_INVALID", "auth.toolsetScopes.admin[0]"],
+      ],
+    );
     assert.equal(messageAt(r, "auth.toolsetScopes.admin[0]"), "must be one scope token (no spaces, quotes or backslashes)");
   });
 
   it("refuses clockToleranceSec out of range, quoting the range", async () => {
-    const r = await refused(loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  clockToleranceSec: 301\n"), [["CONFIG_INVALID", "auth.clockToleranceSec"]]);
+    const r = await refused(
+      loadYaml("auth:\n  issuer: https://id.example.com/\n  audience: mcp\n  jwksUri: https://id.example.com/jwks\n  clockToleranceSec: 301\n"),
+      [["CONFIG_INVALID", "auth.clockToleranceSec"]],
+    );
     assert.equal(messageAt(r, "auth.clockToleranceSec"), "must be a whole number from 0 to 300, got 301");
   });
 });

@@ -19,7 +19,10 @@ interface Row {
 }
 
 function cells(line: string): string[] {
-  return line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+  return line
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 function documentedKeys(): Row[] {
@@ -54,13 +57,19 @@ const rows = documentedKeys();
 describe("docs/config.md against the schema", () => {
   it("documents every key of the schema, once", () => {
     const documented = rows.map((r) => r.key);
-    assert.deepEqual(schemaKeys.map((k) => k.path).filter((p) => !documented.includes(p)), []);
+    assert.deepEqual(
+      schemaKeys.map((k) => k.path).filter((p) => !documented.includes(p)),
+      [],
+    );
     assert.equal(new Set(documented).size, documented.length, "no key documented twice");
   });
 
   it("documents no key the schema lacks", () => {
     const known = new Set(schemaKeys.map((k) => k.path));
-    assert.deepEqual(rows.map((r) => r.key).filter((k) => !known.has(k)), []);
+    assert.deepEqual(
+      rows.map((r) => r.key).filter((k) => !known.has(k)),
+      [],
+    );
   });
 
   it("gives each key the default the schema has", () => {
@@ -87,7 +96,10 @@ describe("docs/config.md against the schema", () => {
   it("names only codes that exist", () => {
     const codes = [...doc.matchAll(/`([A-Z][A-Z_]+[A-Z])`/g)].map((m) => m[1]!).filter((c) => c.includes("_") && !["HOME", "PATH"].includes(c));
     assert.ok(codes.length > 5);
-    assert.deepEqual([...new Set(codes)].filter((c) => !(c in ERROR_CODES)), []);
+    assert.deepEqual(
+      [...new Set(codes)].filter((c) => !(c in ERROR_CODES)),
+      [],
+    );
   });
 });
 
@@ -108,11 +120,15 @@ describe("the examples in docs/config.md", () => {
   it("prints the sample report exactly", async () => {
     const sample = block("by key path, one a line as `CODE  key.path  message`:\n", "text").split("\n").filter(Boolean);
     const yaml = "http: { prot: 3000 }\nservers:\n  kb: { url: http://kb.example.com/mcp, headers: { X-API-Key: sk-SAMPLE } }\n";
-    const r = await refused(loadYaml(yaml), [
-      ["CONFIG_INVALID", "http.prot"],
-      ["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-API-Key"],
-      ["MCP_URL_INVALID", "servers.kb.url"],
-    ], ["sk-SAMPLE"]);
+    const r = await refused(
+      loadYaml(yaml),
+      [
+        ["CONFIG_INVALID", "http.prot"],
+        ["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-API-Key"],
+        ["MCP_URL_INVALID", "servers.kb.url"],
+      ],
+      ["sk-SAMPLE"],
+    );
     assert.deepEqual(r.message.split("\n").slice(1), sample.slice(1));
     assert.match(sample[0]!, /^the configuration in \/srv\/app\/\.mcp-hostrc\.yaml has 3 problems:$/);
     assert.match(r.message.split("\n")[0]!, /^the configuration in \/.*\/\.mcp-hostrc\.yaml has 3 problems:$/);

@@ -86,7 +86,11 @@ describe("finding the configuration file", () => {
   });
 
   it("lets --config name the file, overriding the search (relative to cwd, or absolute)", async () => {
-    const cwd = await project({ ".mcp-hostrc.yaml": "http: { port: 4201 }", "deploy/prod.yaml": "http: { port: 4202 }", "deploy/prod.json": '{"http":{"port":4203}}' });
+    const cwd = await project({
+      ".mcp-hostrc.yaml": "http: { port: 4201 }",
+      "deploy/prod.yaml": "http: { port: 4202 }",
+      "deploy/prod.json": '{"http":{"port":4203}}',
+    });
     const relative = await loadConfig({ cwd, env, file: "deploy/prod.yaml" });
     assert.equal(relative.config.http.port, 4202);
     assert.equal(relative.source, join(cwd, "deploy/prod.yaml"));
@@ -110,8 +114,16 @@ describe("finding the configuration file", () => {
       extensions: { discover: true, include: [], exclude: [], options: {} },
       selection: { strict: false, ignoreKeys: [] },
       http: {
-        host: "127.0.0.1", port: 3000, path: "/mcp", allowedHosts: [], allowedOrigins: [], legacy: "stateful",
-        sessionIdleTtlMs: 1_800_000, maxSessions: 10_000, maxBodyBytes: 4_194_304, shutdownTimeoutMs: 10_000,
+        host: "127.0.0.1",
+        port: 3000,
+        path: "/mcp",
+        allowedHosts: [],
+        allowedOrigins: [],
+        legacy: "stateful",
+        sessionIdleTtlMs: 1_800_000,
+        maxSessions: 10_000,
+        maxBodyBytes: 4_194_304,
+        shutdownTimeoutMs: 10_000,
       },
       servers: {},
       startupTimeoutMs: 10_000,
@@ -132,7 +144,10 @@ describe("config files mcp-host refuses", () => {
   it("refuses a TypeScript config and says why", async () => {
     const cwd = await project({ "mcp-host.config.ts": "export default { http: { port: 1 } };" });
     const r = await refused(loadConfig({ cwd, env, file: "mcp-host.config.ts" }), [["CONFIG_INVALID", "(root)"]]);
-    assert.match(r.problems[0]!.message, /TypeScript config files are not supported \(cosmiconfig 9 needs the typescript package .*\); use mcp-host\.config\.mjs$/);
+    assert.match(
+      r.problems[0]!.message,
+      /TypeScript config files are not supported \(cosmiconfig 9 needs the typescript package .*\); use mcp-host\.config\.mjs$/,
+    );
     // and the search does not pick one up
     assert.equal((await loadConfig({ cwd, env })).source, undefined);
   });
@@ -156,10 +171,18 @@ describe("config files mcp-host refuses", () => {
   it("reports a JavaScript config that has no default export, or throws, without quoting its source", async () => {
     const none = await project({ "mcp-host.config.mjs": "export const http = { port: 1 };\n" });
     const r1 = await refused(loadConfig({ cwd: none, env }), [["CONFIG_INVALID", "(root)"]]);
-    assert.equal(r1.problems[0]!.message, `${join(none, "mcp-host.config.mjs")}: has no default export; write \`export default { … }\` (or \`module.exports = { … }\`)`);
+    assert.equal(
+      r1.problems[0]!.message,
+      `${join(none, "mcp-host.config.mjs")}: has no default export; write \`export default { … }\` (or \`module.exports = { … }\`)`,
+    );
     // an unquoted secret is a ReferenceError whose message would quote it
-    const throws = await project({ "mcp-host.config.mjs": "export default {\n  servers: { kb: { url: 'https://kb.example.com/mcp', headers: { K: sk_live_UNQUOTED } } },\n};\n" });
+    const throws = await project({
+      "mcp-host.config.mjs": "export default {\n  servers: { kb: { url: 'https://kb.example.com/mcp', headers: { K: sk_live_UNQUOTED } } },\n};\n",
+    });
     const r2 = await refused(loadConfig({ cwd: throws, env }), [["CONFIG_INVALID", "(root)"]], ["sk_live_UNQUOTED"]);
-    assert.equal(r2.problems[0]!.message, `${join(throws, "mcp-host.config.mjs")}: line 2: could not be imported: ReferenceError; run \`node ${join(throws, "mcp-host.config.mjs")}\` to see the full error`);
+    assert.equal(
+      r2.problems[0]!.message,
+      `${join(throws, "mcp-host.config.mjs")}: line 2: could not be imported: ReferenceError; run \`node ${join(throws, "mcp-host.config.mjs")}\` to see the full error`,
+    );
   });
 });

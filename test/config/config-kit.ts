@@ -27,7 +27,10 @@ export async function removeProjects(): Promise<void> {
 }
 
 /** Loads `yaml` as the project's `.mcp-hostrc.yaml` (with other files beside it). */
-export async function loadYaml(yaml: string, options: { env?: Record<string, string>; files?: Record<string, string>; authKinds?: string[] } = {}): Promise<LoadedConfig> {
+export async function loadYaml(
+  yaml: string,
+  options: { env?: Record<string, string>; files?: Record<string, string>; authKinds?: string[] } = {},
+): Promise<LoadedConfig> {
   const cwd = await project({ ".mcp-hostrc.yaml": yaml, ...options.files });
   return loadConfig({ cwd, env: options.env ?? {}, ...(options.authKinds ? { authKinds: options.authKinds } : {}) });
 }
@@ -51,11 +54,18 @@ export async function refused(action: Promise<unknown> | (() => unknown), expect
   }
   assert.ok(isMcpHostError(caught, "CONFIG_INVALID"), `expected CONFIG_INVALID, got ${String(caught)}`);
   const problems = (caught as unknown as { problems: ConfigProblem[] }).problems;
-  assert.deepEqual(problems.map((p) => [p.code, p.path]), expected, caught.message);
+  assert.deepEqual(
+    problems.map((p) => [p.code, p.path]),
+    expected,
+    caught.message,
+  );
   const everything = `${caught.message}\n${JSON.stringify(problems)}\n${JSON.stringify(caught)}`;
   for (const secret of absent) assert.ok(!everything.includes(secret), `the output repeats ${JSON.stringify(secret)}:\n${everything}`);
   const lines = caught.message.split("\n").slice(1);
-  assert.deepEqual(lines, problems.map((p) => `${p.code}  ${p.path}  ${p.message}`));
+  assert.deepEqual(
+    lines,
+    problems.map((p) => `${p.code}  ${p.path}  ${p.message}`),
+  );
   return { message: caught.message, problems };
 }
 

@@ -35,16 +35,25 @@ describe("syntax errors in the config file", () => {
   it("reports bad JSON with the line and column, not V8's quote of the text", async () => {
     const json = '{\n  "servers": {\n    "kb": { "url": "https://kb.example.com/mcp", "headers": { "K": sk-JSON-SECRET } }\n  }\n}\n';
     const { cwd, message } = await syntaxProblem({ ".mcp-hostrc.json": json }, "sk-JSON-SECRET");
-    assert.equal(message, `${join(cwd, ".mcp-hostrc.json")}: line 3, column 68: not valid JSON: expected a value (a string in double quotes, a number, true, false, null, a list or a map)`);
+    assert.equal(
+      message,
+      `${join(cwd, ".mcp-hostrc.json")}: line 3, column 68: not valid JSON: expected a value (a string in double quotes, a number, true, false, null, a list or a map)`,
+    );
   });
 
   it("reports a broken package.json the search reads", async () => {
     const { cwd, message } = await syntaxProblem({ "package.json": '{ "name": "app", }' }, "app");
-    assert.equal(message, `${join(cwd, "package.json")}: line 1, column 18: not valid JSON: expected a key in double quotes (a trailing comma, or an unquoted key?)`);
+    assert.equal(
+      message,
+      `${join(cwd, "package.json")}: line 1, column 18: not valid JSON: expected a key in double quotes (a trailing comma, or an unquoted key?)`,
+    );
   });
 
   it("reports a JavaScript syntax error by its kind, not by the source (node names no line for it)", async () => {
-    const { cwd, message } = await syntaxProblem({ "mcp-host.config.mjs": "export default {\n  http: { port: 3000 },\n  token: sk JS_SECRET,\n};\n" }, "JS_SECRET");
+    const { cwd, message } = await syntaxProblem(
+      { "mcp-host.config.mjs": "export default {\n  http: { port: 3000 },\n  token: sk JS_SECRET,\n};\n" },
+      "JS_SECRET",
+    );
     const file = join(cwd, "mcp-host.config.mjs");
     assert.equal(message, `${file}: could not be imported: SyntaxError; run \`node ${file}\` to see the full error`);
   });
@@ -52,7 +61,8 @@ describe("syntax errors in the config file", () => {
 
 describe("jsonSyntaxError", () => {
   it("accepts valid JSON, with or without a byte-order mark", () => {
-    for (const text of ['{"a": [1, -2.5e3, true, false, null, "x\\n\\u00e9"]}', "\uFEFF{}", " [] ", '"s"']) assert.equal(jsonSyntaxError(text), undefined, text);
+    for (const text of ['{"a": [1, -2.5e3, true, false, null, "x\\n\\u00e9"]}', "\uFEFF{}", " [] ", '"s"'])
+      assert.equal(jsonSyntaxError(text), undefined, text);
   });
 
   it("locates each kind of mistake", () => {

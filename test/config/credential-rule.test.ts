@@ -11,7 +11,11 @@ const INLINE = 'is a credential and must be a secret reference such as "${env:NA
 
 describe("the credential rule", () => {
   it("refuses a literal header value, naming the header and never the value", async () => {
-    const r = await refused(loadYaml("servers:\n  kb: { url: https://kb.example.com/mcp, headers: { X-API-Key: sk-HEADER-LITERAL } }\n"), [["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-API-Key"]], ["sk-HEADER-LITERAL"]);
+    const r = await refused(
+      loadYaml("servers:\n  kb: { url: https://kb.example.com/mcp, headers: { X-API-Key: sk-HEADER-LITERAL } }\n"),
+      [["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-API-Key"]],
+      ["sk-HEADER-LITERAL"],
+    );
     assert.equal(messageAt(r, "servers.kb.headers.X-API-Key"), INLINE);
   });
 
@@ -26,19 +30,28 @@ describe("the credential rule", () => {
       "  hosted: { url: https://h.example.com/mcp, auth: { kind: bearer, token: tok-BEARER-LITERAL } }",
       "  corp: { url: https://c.example.com/mcp, auth: { kind: oauth, clientId: mcp-host, clientSecret: cs-OAUTH-LITERAL, scope: 'tools:read', tokenUrl: https://id.example.com/token } }",
     ].join("\n");
-    await refused(loadYaml(yaml), [
-      ["MCP_CREDENTIALS_INLINE", "servers.corp.auth.clientSecret"],
-      ["MCP_CREDENTIALS_INLINE", "servers.hosted.auth.token"],
-    ], ["tok-BEARER-LITERAL", "cs-OAUTH-LITERAL"]);
+    await refused(
+      loadYaml(yaml),
+      [
+        ["MCP_CREDENTIALS_INLINE", "servers.corp.auth.clientSecret"],
+        ["MCP_CREDENTIALS_INLINE", "servers.hosted.auth.token"],
+      ],
+      ["tok-BEARER-LITERAL", "cs-OAUTH-LITERAL"],
+    );
   });
 
   it("treats every string setting of a contributed auth kind as a credential, nested ones too, except kind", async () => {
-    const yaml = "servers:\n  v: { url: https://v.example.com/mcp, auth: { kind: vault, role: ROLE-LITERAL, ttl: 30, paths: [PATH-LITERAL, '${env:P}'], nested: { key: NESTED-LITERAL } } }\n";
-    await refused(loadYaml(yaml, { env: { P: "p" }, authKinds: ["vault"] }), [
-      ["MCP_CREDENTIALS_INLINE", "servers.v.auth.nested.key"],
-      ["MCP_CREDENTIALS_INLINE", "servers.v.auth.paths[0]"],
-      ["MCP_CREDENTIALS_INLINE", "servers.v.auth.role"],
-    ], ["ROLE-LITERAL", "PATH-LITERAL", "NESTED-LITERAL"]);
+    const yaml =
+      "servers:\n  v: { url: https://v.example.com/mcp, auth: { kind: vault, role: ROLE-LITERAL, ttl: 30, paths: [PATH-LITERAL, '${env:P}'], nested: { key: NESTED-LITERAL } } }\n";
+    await refused(
+      loadYaml(yaml, { env: { P: "p" }, authKinds: ["vault"] }),
+      [
+        ["MCP_CREDENTIALS_INLINE", "servers.v.auth.nested.key"],
+        ["MCP_CREDENTIALS_INLINE", "servers.v.auth.paths[0]"],
+        ["MCP_CREDENTIALS_INLINE", "servers.v.auth.role"],
+      ],
+      ["ROLE-LITERAL", "PATH-LITERAL", "NESTED-LITERAL"],
+    );
   });
 
   it("refuses a literal hs256Secret, introspection client secret and key", async () => {
@@ -51,11 +64,15 @@ describe("the credential rule", () => {
       "  hs256Secret: HMAC-LITERAL",
       "  introspection: { endpoint: https://id.example.com/introspect, clientId: mcp-host, clientSecret: INTROSPECT-LITERAL }",
     ].join("\n");
-    await refused(loadYaml(yaml, { env: { KEY: '{"kty":"OKP"}' } }), [
-      ["MCP_CREDENTIALS_INLINE", "auth.hs256Secret"],
-      ["MCP_CREDENTIALS_INLINE", "auth.introspection.clientSecret"],
-      ["MCP_CREDENTIALS_INLINE", "auth.keys[0]"],
-    ], ["KEY-LITERAL", "HMAC-LITERAL", "INTROSPECT-LITERAL"]);
+    await refused(
+      loadYaml(yaml, { env: { KEY: '{"kty":"OKP"}' } }),
+      [
+        ["MCP_CREDENTIALS_INLINE", "auth.hs256Secret"],
+        ["MCP_CREDENTIALS_INLINE", "auth.introspection.clientSecret"],
+        ["MCP_CREDENTIALS_INLINE", "auth.keys[0]"],
+      ],
+      ["KEY-LITERAL", "HMAC-LITERAL", "INTROSPECT-LITERAL"],
+    );
   });
 
   it("accepts every credential written as a reference, and resolves them", async () => {

@@ -27,7 +27,11 @@ describe("withOverrides", () => {
 
   it("merges maps deeply and replaces values and lists", async () => {
     const { config } = await loadYaml(yaml, { env });
-    const served = withOverrides(config, { http: { port: 8080, host: "0.0.0.0", allowedHosts: ["b.example.com"] }, selection: { strict: true }, servers: { kb: { timeoutMs: 5000 } } });
+    const served = withOverrides(config, {
+      http: { port: 8080, host: "0.0.0.0", allowedHosts: ["b.example.com"] },
+      selection: { strict: true },
+      servers: { kb: { timeoutMs: 5000 } },
+    });
     assert.equal(served.http.port, 8080);
     assert.equal(served.http.host, "0.0.0.0");
     assert.deepEqual(served.http.allowedHosts, ["b.example.com"]);
@@ -41,23 +45,38 @@ describe("withOverrides", () => {
   it("validates the result again, with the same report", async () => {
     const { config } = await loadYaml(yaml, { env });
     const overrides = { http: { port: 70000, prot: 1 }, servers: { kb: { command: "x" } } } as unknown as ConfigOverrides;
-    const r = await refused(() => withOverrides(config, overrides), [
-      ["CONFIG_INVALID", "http.port"],
-      ["CONFIG_INVALID", "http.prot"],
-      ["MCP_TRANSPORT_INVALID", "servers.kb.command"],
-    ], ["kb-S3CRET", "t-S3CRET", "kb.example.com"]);
+    const r = await refused(
+      () => withOverrides(config, overrides),
+      [
+        ["CONFIG_INVALID", "http.port"],
+        ["CONFIG_INVALID", "http.prot"],
+        ["MCP_TRANSPORT_INVALID", "servers.kb.command"],
+      ],
+      ["kb-S3CRET", "t-S3CRET", "kb.example.com"],
+    );
     assert.match(r.message, /^the configuration with its overrides has 3 problems:\n/);
     assert.equal(messageAt(r, "http.port"), "must be a whole number from 0 to 65535, got 70000");
   });
 
   it("refuses credentials and secret references in overrides, never repeating them", async () => {
     const { config } = await loadYaml(yaml, { env });
-    const r = await refused(() => withOverrides(config, { servers: { kb: { headers: { "X-Key": "sk-OVERRIDE" } }, hosted: { auth: { kind: "bearer", token: "${env:T}" } } }, name: "${env:NAME}" }), [
-      ["CONFIG_INVALID", "name"],
-      ["MCP_CREDENTIALS_INLINE", "servers.hosted.auth.token"],
-      ["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-Key"],
-    ], ["sk-OVERRIDE", "kb-S3CRET", "t-S3CRET"]);
-    assert.equal(messageAt(r, "servers.kb.headers.X-Key"), "is a credential and cannot be set by an override; write it in the config file as a secret reference (the value is not shown)");
+    const r = await refused(
+      () =>
+        withOverrides(config, {
+          servers: { kb: { headers: { "X-Key": "sk-OVERRIDE" } }, hosted: { auth: { kind: "bearer", token: "${env:T}" } } },
+          name: "${env:NAME}",
+        }),
+      [
+        ["CONFIG_INVALID", "name"],
+        ["MCP_CREDENTIALS_INLINE", "servers.hosted.auth.token"],
+        ["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-Key"],
+      ],
+      ["sk-OVERRIDE", "kb-S3CRET", "t-S3CRET"],
+    );
+    assert.equal(
+      messageAt(r, "servers.kb.headers.X-Key"),
+      "is a credential and cannot be set by an override; write it in the config file as a secret reference (the value is not shown)",
+    );
     assert.equal(messageAt(r, "name"), "secret references are resolved only in the config file, not in overrides");
   });
 });

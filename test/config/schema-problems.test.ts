@@ -15,13 +15,22 @@ describe("unknown keys", () => {
   });
 
   it("lists the keys when nothing is close, at every level, without repeating the value", async () => {
-    const r = await refused(loadYaml("banana: sk-UNKNOWN-VALUE\nservers:\n  git: { command: x, Env: {}, timeout: 5 }\nauth:\n  issuer: https://id.example.com/\n  audience: a\n  jwksUri: https://id.example.com/j\n  jwks_uri: x\n"), [
-      ["CONFIG_INVALID", "auth.jwks_uri"],
-      ["CONFIG_INVALID", "banana"],
-      ["CONFIG_INVALID", "servers.git.Env"],
-      ["CONFIG_INVALID", "servers.git.timeout"],
-    ], ["sk-UNKNOWN-VALUE"]);
-    assert.equal(messageAt(r, "banana"), "unknown key; the keys here are auth, extensions, http, instructions, name, remoteServers, selection, servers, startupTimeoutMs, version");
+    const r = await refused(
+      loadYaml(
+        "banana: sk-UNKNOWN-VALUE\nservers:\n  git: { command: x, Env: {}, timeout: 5 }\nauth:\n  issuer: https://id.example.com/\n  audience: a\n  jwksUri: https://id.example.com/j\n  jwks_uri: x\n",
+      ),
+      [
+        ["CONFIG_INVALID", "auth.jwks_uri"],
+        ["CONFIG_INVALID", "banana"],
+        ["CONFIG_INVALID", "servers.git.Env"],
+        ["CONFIG_INVALID", "servers.git.timeout"],
+      ],
+      ["sk-UNKNOWN-VALUE"],
+    );
+    assert.equal(
+      messageAt(r, "banana"),
+      "unknown key; the keys here are auth, extensions, http, instructions, name, remoteServers, selection, servers, startupTimeoutMs, version",
+    );
     assert.equal(messageAt(r, "servers.git.Env"), 'unknown key; did you mean "env"?');
     assert.equal(messageAt(r, "servers.git.timeout"), 'unknown key; did you mean "timeoutMs"?');
     assert.equal(messageAt(r, "auth.jwks_uri"), 'unknown key; did you mean "jwksUri"?');
@@ -64,9 +73,17 @@ describe("values", () => {
       ["CONFIG_INVALID", "startupTimeoutMs"],
     ]);
     const got: Record<string, number> = {
-      "auth.clockToleranceSec": -1, "http.maxBodyBytes": 100, "http.maxSessions": 0, "http.port": 65536, "http.sessionIdleTtlMs": 10,
-      "http.shutdownTimeoutMs": 600001, "servers.h.maxTotalTimeoutMs": 86400001, "servers.s.killGraceMs": 60001,
-      "servers.s.probeTimeoutMs": 60001, "servers.s.timeoutMs": 99, startupTimeoutMs: 300001,
+      "auth.clockToleranceSec": -1,
+      "http.maxBodyBytes": 100,
+      "http.maxSessions": 0,
+      "http.port": 65536,
+      "http.sessionIdleTtlMs": 10,
+      "http.shutdownTimeoutMs": 600001,
+      "servers.h.maxTotalTimeoutMs": 86400001,
+      "servers.s.killGraceMs": 60001,
+      "servers.s.probeTimeoutMs": 60001,
+      "servers.s.timeoutMs": 99,
+      startupTimeoutMs: 300001,
     };
     for (const [path, value] of Object.entries(got)) {
       const key = path.replace(/^servers\.[hs]\./, "servers.*.") as keyof typeof CONFIG_RANGES;
@@ -76,15 +93,18 @@ describe("values", () => {
   });
 
   it("says what type was expected and what was found, and which words are allowed", async () => {
-    const r = await refused(loadYaml("http: { port: '3000', legacy: sessions, cors: 5 }\nselection: []\nname: 5\nservers:\n  a: { command: x, approval: sometimes, args: [1] }\n"), [
-      ["CONFIG_INVALID", "http.cors"],
-      ["CONFIG_INVALID", "http.legacy"],
-      ["CONFIG_INVALID", "http.port"],
-      ["CONFIG_INVALID", "name"],
-      ["CONFIG_INVALID", "selection"],
-      ["CONFIG_INVALID", "servers.a.approval"],
-      ["CONFIG_INVALID", "servers.a.args[0]"],
-    ]);
+    const r = await refused(
+      loadYaml("http: { port: '3000', legacy: sessions, cors: 5 }\nselection: []\nname: 5\nservers:\n  a: { command: x, approval: sometimes, args: [1] }\n"),
+      [
+        ["CONFIG_INVALID", "http.cors"],
+        ["CONFIG_INVALID", "http.legacy"],
+        ["CONFIG_INVALID", "http.port"],
+        ["CONFIG_INVALID", "name"],
+        ["CONFIG_INVALID", "selection"],
+        ["CONFIG_INVALID", "servers.a.approval"],
+        ["CONFIG_INVALID", "servers.a.args[0]"],
+      ],
+    );
     assert.equal(messageAt(r, "http.port"), "expected a number, got a string");
     assert.equal(messageAt(r, "http.legacy"), 'must be one of "stateful", "stateless", "reject"');
     assert.equal(messageAt(r, "selection"), "expected a map, got a list");
@@ -98,30 +118,43 @@ describe("values", () => {
   });
 
   it("checks the http path, hosts and origins, and normalises origins", async () => {
-    const r = await refused(loadYaml("http:\n  path: mcp\n  allowedHosts: ['https://mcp.example.com']\n  allowedOrigins: ['https://shop.example.com/app', 'ftp://x.example.com', 'https://u:p-ORIGIN@x.example.com']\n  cors: { origin: [nope] }\n"), [
-      ["CONFIG_INVALID", "http.allowedHosts[0]"],
-      ["CONFIG_INVALID", "http.allowedOrigins[0]"],
-      ["CONFIG_INVALID", "http.allowedOrigins[1]"],
-      ["CONFIG_INVALID", "http.allowedOrigins[2]"],
-      ["CONFIG_INVALID", "http.cors.origin[0]"],
-      ["CONFIG_INVALID", "http.path"],
-    ], ["p-ORIGIN", "shop.example.com"]);
+    const r = await refused(
+      loadYaml(
+        "http:\n  path: mcp\n  allowedHosts: ['https://mcp.example.com']\n  allowedOrigins: ['https://shop.example.com/app', 'ftp://x.example.com', 'https://u:p-ORIGIN@x.example.com']\n  cors: { origin: [nope] }\n",
+      ),
+      [
+        ["CONFIG_INVALID", "http.allowedHosts[0]"],
+        ["CONFIG_INVALID", "http.allowedOrigins[0]"],
+        ["CONFIG_INVALID", "http.allowedOrigins[1]"],
+        ["CONFIG_INVALID", "http.allowedOrigins[2]"],
+        ["CONFIG_INVALID", "http.cors.origin[0]"],
+        ["CONFIG_INVALID", "http.path"],
+      ],
+      ["p-ORIGIN", "shop.example.com"],
+    );
     assert.equal(messageAt(r, "http.path"), 'must start with "/" and have no spaces, "?" or "#"');
     assert.equal(messageAt(r, "http.allowedOrigins[0]"), "has a path, query or fragment; an origin is scheme://host[:port] only");
-    const loaded = await loadYaml("http:\n  allowedHosts: [mcp.example.com, 'mcp.example.com:8443', '[::1]:3000']\n  allowedOrigins: ['https://App.Example.com/', 'http://localhost:5173']\n  cors: '*'\n");
+    const loaded = await loadYaml(
+      "http:\n  allowedHosts: [mcp.example.com, 'mcp.example.com:8443', '[::1]:3000']\n  allowedOrigins: ['https://App.Example.com/', 'http://localhost:5173']\n  cors: '*'\n",
+    );
     assert.deepEqual(loaded.config.http.allowedOrigins, ["https://app.example.com", "http://localhost:5173"]);
     assert.deepEqual(loaded.config.http.cors, { origin: "*" });
   });
 
   it("reports every problem of every kind in one go, sorted by key path", async () => {
-    const yaml = "servers:\n  z: { command: x, url: https://z.example.com/mcp }\n  a: { url: http://a.example.com/mcp, headers: { K: sk-ALL-AT-ONCE } }\nhttp: { prot: 1 }\nstartupTimeoutMs: 5\n";
-    const r = await refused(loadYaml(yaml), [
-      ["CONFIG_INVALID", "http.prot"],
-      ["MCP_CREDENTIALS_INLINE", "servers.a.headers.K"],
-      ["MCP_URL_INVALID", "servers.a.url"],
-      ["MCP_TRANSPORT_INVALID", "servers.z"],
-      ["CONFIG_INVALID", "startupTimeoutMs"],
-    ], ["sk-ALL-AT-ONCE", "a.example.com", "z.example.com"]);
+    const yaml =
+      "servers:\n  z: { command: x, url: https://z.example.com/mcp }\n  a: { url: http://a.example.com/mcp, headers: { K: sk-ALL-AT-ONCE } }\nhttp: { prot: 1 }\nstartupTimeoutMs: 5\n";
+    const r = await refused(
+      loadYaml(yaml),
+      [
+        ["CONFIG_INVALID", "http.prot"],
+        ["MCP_CREDENTIALS_INLINE", "servers.a.headers.K"],
+        ["MCP_URL_INVALID", "servers.a.url"],
+        ["MCP_TRANSPORT_INVALID", "servers.z"],
+        ["CONFIG_INVALID", "startupTimeoutMs"],
+      ],
+      ["sk-ALL-AT-ONCE", "a.example.com", "z.example.com"],
+    );
     assert.match(r.message, /^the configuration in .*\.mcp-hostrc\.yaml has 5 problems:\n/);
   });
 });

@@ -37,7 +37,10 @@ describe("resolving secret references", () => {
   });
 
   it("reads file references relative to the config file's folder, or absolute", async () => {
-    const cwd = await project({ "deploy/prod.yaml": "auth: { issuer: https://id.example.com/, audience: mcp, keys: ['${file:keys/pub.pem}', '${file:ABS}'], algorithms: [RS256] }\n", "deploy/keys/pub.pem": "-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----\n" });
+    const cwd = await project({
+      "deploy/prod.yaml": "auth: { issuer: https://id.example.com/, audience: mcp, keys: ['${file:keys/pub.pem}', '${file:ABS}'], algorithms: [RS256] }\n",
+      "deploy/keys/pub.pem": "-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----\n",
+    });
     const abs = join(cwd, "deploy/keys/pub.pem");
     const file = join(cwd, "deploy/prod.yaml");
     await writeFile(file, (await readFile(file, "utf8")).replace("ABS", abs));
@@ -54,10 +57,14 @@ describe("resolving secret references", () => {
 
   it("names the key and the variable when a variable is not set or empty, and never a value", async () => {
     const yaml = "servers:\n  kb: { url: https://kb.example.com/mcp, headers: { A: '${env:MISSING}', B: 'x ${env:EMPTY}', C: '${env:PRESENT}' } }\n";
-    const r = await refused(loadYaml(yaml, { env: { EMPTY: "", PRESENT: "present-S3CRET" } }), [
-      ["CONFIG_SECRET_UNRESOLVED", "servers.kb.headers.A"],
-      ["CONFIG_SECRET_UNRESOLVED", "servers.kb.headers.B"],
-    ], ["present-S3CRET"]);
+    const r = await refused(
+      loadYaml(yaml, { env: { EMPTY: "", PRESENT: "present-S3CRET" } }),
+      [
+        ["CONFIG_SECRET_UNRESOLVED", "servers.kb.headers.A"],
+        ["CONFIG_SECRET_UNRESOLVED", "servers.kb.headers.B"],
+      ],
+      ["present-S3CRET"],
+    );
     assert.equal(messageAt(r, "servers.kb.headers.A"), 'the environment variable "MISSING" is not set');
     assert.equal(messageAt(r, "servers.kb.headers.B"), 'the environment variable "EMPTY" is empty');
   });
@@ -75,13 +82,17 @@ describe("resolving secret references", () => {
       "  b: { url: https://b.example.com/mcp, auth: { kind: bearer, token: '${env:TOKEN' } }",
       "  c: { url: https://c.example.com/mcp, auth: { kind: bearer, token: '${env:bad-name}' } }",
     ].join("\n");
-    const r = await refused(loadYaml(yaml, { files: { "secrets/x": "x", empty: "\n\n" }, env: { TOKEN: "tok-S3CRET" } }), [
-      ["CONFIG_SECRET_UNRESOLVED", "auth.hs256Secret"],
-      ["CONFIG_SECRET_UNRESOLVED", "auth.introspection.clientSecret"],
-      ["CONFIG_SECRET_UNRESOLVED", "servers.a.auth.token"],
-      ["CONFIG_SECRET_UNRESOLVED", "servers.b.auth.token"],
-      ["CONFIG_SECRET_UNRESOLVED", "servers.c.auth.token"],
-    ], ["tok-S3CRET"]);
+    const r = await refused(
+      loadYaml(yaml, { files: { "secrets/x": "x", empty: "\n\n" }, env: { TOKEN: "tok-S3CRET" } }),
+      [
+        ["CONFIG_SECRET_UNRESOLVED", "auth.hs256Secret"],
+        ["CONFIG_SECRET_UNRESOLVED", "auth.introspection.clientSecret"],
+        ["CONFIG_SECRET_UNRESOLVED", "servers.a.auth.token"],
+        ["CONFIG_SECRET_UNRESOLVED", "servers.b.auth.token"],
+        ["CONFIG_SECRET_UNRESOLVED", "servers.c.auth.token"],
+      ],
+      ["tok-S3CRET"],
+    );
     assert.equal(messageAt(r, "auth.hs256Secret"), 'the file "./nope.key" does not exist');
     assert.equal(messageAt(r, "auth.introspection.clientSecret"), 'the file "./secrets" is a folder');
     assert.equal(messageAt(r, "servers.a.auth.token"), 'the file "./empty" is empty');
@@ -108,7 +119,13 @@ describe("resolving secret references", () => {
 describe("parseReferences", () => {
   it("splits literal text from references", () => {
     assert.deepEqual(parseReferences("Bearer ${env:T}!"), { parts: [{ text: "Bearer " }, { kind: "env", name: "T" }, { text: "!" }], unterminated: false });
-    assert.deepEqual(parseReferences("${file:./a}${env:B}"), { parts: [{ kind: "file", name: "./a" }, { kind: "env", name: "B" }], unterminated: false });
+    assert.deepEqual(parseReferences("${file:./a}${env:B}"), {
+      parts: [
+        { kind: "file", name: "./a" },
+        { kind: "env", name: "B" },
+      ],
+      unterminated: false,
+    });
     assert.deepEqual(parseReferences("$${env:T}"), { parts: [{ text: "${env:T}" }], unterminated: false });
     assert.deepEqual(parseReferences("${env:T"), { parts: [{ text: "${env:T" }], unterminated: true });
   });
@@ -116,10 +133,14 @@ describe("parseReferences", () => {
 
 describe("structures the resolver refuses", () => {
   it("reports a circular or absurdly deep JavaScript config instead of overflowing the stack", async () => {
-    const circular = await project({ "mcp-host.config.mjs": "const options = { a: {} };\noptions.a.self = options;\nexport default { extensions: { options: { x: options } } };\n" });
+    const circular = await project({
+      "mcp-host.config.mjs": "const options = { a: {} };\noptions.a.self = options;\nexport default { extensions: { options: { x: options } } };\n",
+    });
     const r1 = await refused(loadConfig({ cwd: circular, env: {} }), [["CONFIG_INVALID", "extensions.options.x.a.self"]]);
     assert.equal(r1.problems[0]!.message, "contains itself (a circular structure)");
-    const deep = await project({ "mcp-host.config.mjs": "let v = {};\nfor (let i = 0; i < 100000; i++) v = { v };\nexport default { extensions: { options: { x: v } } };\n" });
+    const deep = await project({
+      "mcp-host.config.mjs": "let v = {};\nfor (let i = 0; i < 100000; i++) v = { v };\nexport default { extensions: { options: { x: v } } };\n",
+    });
     const r2 = await refused(loadConfig({ cwd: deep, env: {} }), [["CONFIG_INVALID", `extensions.options.x${".v".repeat(61)}`]]);
     assert.equal(r2.problems[0]!.message, "is nested more than 64 levels deep");
   });

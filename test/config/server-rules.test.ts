@@ -9,45 +9,88 @@ afterEach(removeProjects);
 
 describe("the transport of a server", () => {
   it("infers stdio from command and http from url, with the registry's defaults", async () => {
-    const loaded = await loadYaml("servers:\n  git: { command: uvx, args: [mcp-server-git], env: { GIT_AUTHOR_NAME: agent }, cwd: ./repo }\n  kb: { url: https://kb.example.com/mcp }\n");
-    const common = { default: true, include: [], exclude: [], deniedTools: [], timeoutMs: 60_000, probeTimeoutMs: 5_000, approval: "never", unannotated: "safe", structuredContent: "error" };
-    assert.deepEqual(loaded.config.servers.git, { ...common, transport: "stdio", command: "uvx", args: ["mcp-server-git"], env: { GIT_AUTHOR_NAME: "agent" }, cwd: `${loaded.source!.replace(/\/\.mcp-hostrc\.yaml$/, "")}/repo`, killGraceMs: 3_000 });
+    const loaded = await loadYaml(
+      "servers:\n  git: { command: uvx, args: [mcp-server-git], env: { GIT_AUTHOR_NAME: agent }, cwd: ./repo }\n  kb: { url: https://kb.example.com/mcp }\n",
+    );
+    const common = {
+      default: true,
+      include: [],
+      exclude: [],
+      deniedTools: [],
+      timeoutMs: 60_000,
+      probeTimeoutMs: 5_000,
+      approval: "never",
+      unannotated: "safe",
+      structuredContent: "error",
+    };
+    assert.deepEqual(loaded.config.servers.git, {
+      ...common,
+      transport: "stdio",
+      command: "uvx",
+      args: ["mcp-server-git"],
+      env: { GIT_AUTHOR_NAME: "agent" },
+      cwd: `${loaded.source!.replace(/\/\.mcp-hostrc\.yaml$/, "")}/repo`,
+      killGraceMs: 3_000,
+    });
     assert.deepEqual(loaded.config.servers.kb, { ...common, transport: "http", url: "https://kb.example.com/mcp", headers: {} });
   });
 
   it("refuses url, headers and auth on a stdio server: a subprocess has no connection", async () => {
-    const yaml = "servers:\n  git: { transport: stdio, command: uvx, url: 'https://x.example.com/mcp?k=sk-URL', headers: { K: '${env:K}' }, auth: { kind: bearer, token: '${env:T}' } }\n";
-    const r = await refused(loadYaml(yaml, { env: { K: "k-S3CRET", T: "t-S3CRET" } }), [
-      ["MCP_TRANSPORT_INVALID", "servers.git.auth"],
-      ["MCP_TRANSPORT_INVALID", "servers.git.headers"],
-      ["MCP_TRANSPORT_INVALID", "servers.git.url"],
-    ], ["sk-URL", "x.example.com", "k-S3CRET", "t-S3CRET"]);
-    assert.equal(messageAt(r, "servers.git.auth"), "a stdio server is a subprocess, not a connection, so there is nothing to authenticate; pass its credentials in env");
-    assert.equal(messageAt(r, "servers.git.headers"), "a stdio server is a subprocess, not a connection, so there is nothing to send headers on; pass its credentials in env");
+    const yaml =
+      "servers:\n  git: { transport: stdio, command: uvx, url: 'https://x.example.com/mcp?k=sk-URL', headers: { K: '${env:K}' }, auth: { kind: bearer, token: '${env:T}' } }\n";
+    const r = await refused(
+      loadYaml(yaml, { env: { K: "k-S3CRET", T: "t-S3CRET" } }),
+      [
+        ["MCP_TRANSPORT_INVALID", "servers.git.auth"],
+        ["MCP_TRANSPORT_INVALID", "servers.git.headers"],
+        ["MCP_TRANSPORT_INVALID", "servers.git.url"],
+      ],
+      ["sk-URL", "x.example.com", "k-S3CRET", "t-S3CRET"],
+    );
+    assert.equal(
+      messageAt(r, "servers.git.auth"),
+      "a stdio server is a subprocess, not a connection, so there is nothing to authenticate; pass its credentials in env",
+    );
+    assert.equal(
+      messageAt(r, "servers.git.headers"),
+      "a stdio server is a subprocess, not a connection, so there is nothing to send headers on; pass its credentials in env",
+    );
     assert.equal(messageAt(r, "servers.git.url"), "a stdio server is started by mcp-host as a subprocess and has no URL; remove url, or set transport: http");
   });
 
   it("refuses command, args, env, cwd and killGraceMs on an http server", async () => {
     const yaml = "servers:\n  kb: { transport: http, url: https://kb.example.com/mcp, command: x, args: [a], env: { A: b }, cwd: /tmp, killGraceMs: 10 }\n";
-    const r = await refused(loadYaml(yaml), [
-      ["MCP_TRANSPORT_INVALID", "servers.kb.args"],
-      ["MCP_TRANSPORT_INVALID", "servers.kb.command"],
-      ["MCP_TRANSPORT_INVALID", "servers.kb.cwd"],
-      ["MCP_TRANSPORT_INVALID", "servers.kb.env"],
-      ["MCP_TRANSPORT_INVALID", "servers.kb.killGraceMs"],
-    ], ["kb.example.com"]);
-    assert.equal(messageAt(r, "servers.kb.env"), "an http server is reached at its url, not started by mcp-host, so env has no effect; remove it, or set transport: stdio");
+    const r = await refused(
+      loadYaml(yaml),
+      [
+        ["MCP_TRANSPORT_INVALID", "servers.kb.args"],
+        ["MCP_TRANSPORT_INVALID", "servers.kb.command"],
+        ["MCP_TRANSPORT_INVALID", "servers.kb.cwd"],
+        ["MCP_TRANSPORT_INVALID", "servers.kb.env"],
+        ["MCP_TRANSPORT_INVALID", "servers.kb.killGraceMs"],
+      ],
+      ["kb.example.com"],
+    );
+    assert.equal(
+      messageAt(r, "servers.kb.env"),
+      "an http server is reached at its url, not started by mcp-host, so env has no effect; remove it, or set transport: stdio",
+    );
   });
 
   it("refuses a server with neither command nor url, with both, or with an unknown transport", async () => {
-    const yaml = "servers:\n  none: { title: Nothing }\n  both: { command: uvx, url: 'https://b.example.com/mcp' }\n  odd: { transport: websocket, url: https://o.example.com/mcp }\n  bare: { transport: http }\n  stdio: { transport: stdio, args: [x] }\n";
-    const r = await refused(loadYaml(yaml), [
-      ["MCP_TRANSPORT_INVALID", "servers.bare.url"],
-      ["MCP_TRANSPORT_INVALID", "servers.both"],
-      ["MCP_TRANSPORT_INVALID", "servers.none"],
-      ["MCP_TRANSPORT_INVALID", "servers.odd.transport"],
-      ["MCP_TRANSPORT_INVALID", "servers.stdio.command"],
-    ], ["b.example.com", "o.example.com"]);
+    const yaml =
+      "servers:\n  none: { title: Nothing }\n  both: { command: uvx, url: 'https://b.example.com/mcp' }\n  odd: { transport: websocket, url: https://o.example.com/mcp }\n  bare: { transport: http }\n  stdio: { transport: stdio, args: [x] }\n";
+    const r = await refused(
+      loadYaml(yaml),
+      [
+        ["MCP_TRANSPORT_INVALID", "servers.bare.url"],
+        ["MCP_TRANSPORT_INVALID", "servers.both"],
+        ["MCP_TRANSPORT_INVALID", "servers.none"],
+        ["MCP_TRANSPORT_INVALID", "servers.odd.transport"],
+        ["MCP_TRANSPORT_INVALID", "servers.stdio.command"],
+      ],
+      ["b.example.com", "o.example.com"],
+    );
     assert.equal(messageAt(r, "servers.none"), "needs a command (a stdio server mcp-host starts) or a url (an http server it connects to)");
     assert.equal(messageAt(r, "servers.both"), "has both command (stdio) and url (http); keep the one for its transport");
     assert.equal(messageAt(r, "servers.odd.transport"), 'must be "stdio" (a command mcp-host starts) or "http" (a url it connects to)');
@@ -56,10 +99,14 @@ describe("the transport of a server", () => {
   });
 
   it("refuses env names that are not identifiers, without repeating their values", async () => {
-    const r = await refused(loadYaml("servers:\n  git: { command: uvx, env: { 'BAD NAME': v-SECRET-1, 1ST: v-SECRET-2, OK_NAME: fine } }\n"), [
-      ["MCP_TRANSPORT_INVALID", 'servers.git.env["1ST"]'],
-      ["MCP_TRANSPORT_INVALID", 'servers.git.env["BAD NAME"]'],
-    ], ["v-SECRET-1", "v-SECRET-2"]);
+    const r = await refused(
+      loadYaml("servers:\n  git: { command: uvx, env: { 'BAD NAME': v-SECRET-1, 1ST: v-SECRET-2, OK_NAME: fine } }\n"),
+      [
+        ["MCP_TRANSPORT_INVALID", 'servers.git.env["1ST"]'],
+        ["MCP_TRANSPORT_INVALID", 'servers.git.env["BAD NAME"]'],
+      ],
+      ["v-SECRET-1", "v-SECRET-2"],
+    );
     assert.equal(messageAt(r, 'servers.git.env["1ST"]'), "is not an environment variable name (letters, digits and _, not starting with a digit)");
   });
 });
@@ -67,16 +114,24 @@ describe("the transport of a server", () => {
 describe("credentials and names of a server", () => {
   it("refuses headers together with auth", async () => {
     const yaml = "servers:\n  kb: { url: https://kb.example.com/mcp, headers: { X-Key: '${env:K}' }, auth: { kind: bearer, token: '${env:T}' } }\n";
-    const r = await refused(loadYaml(yaml, { env: { K: "k-S3CRET", T: "t-S3CRET" } }), [["MCP_AUTH_CONFLICT", "servers.kb.auth"]], ["k-S3CRET", "t-S3CRET", "kb.example.com"]);
+    const r = await refused(
+      loadYaml(yaml, { env: { K: "k-S3CRET", T: "t-S3CRET" } }),
+      [["MCP_AUTH_CONFLICT", "servers.kb.auth"]],
+      ["k-S3CRET", "t-S3CRET", "kb.example.com"],
+    );
     assert.equal(messageAt(r, "servers.kb.auth"), "is set together with headers; credentials come from one of them, so remove headers or auth");
   });
 
   it("refuses a header name that is not an HTTP token and a value with a line break", async () => {
     const yaml = "servers:\n  kb: { url: https://kb.example.com/mcp, headers: { 'Bad Header': '${env:K}', X-Split: '${env:SPLIT}' } }\n";
-    const r = await refused(loadYaml(yaml, { env: { K: "k", SPLIT: "line1-S3CRET\r\nInjected: yes" } }), [
-      ["CONFIG_INVALID", 'servers.kb.headers["Bad Header"]'],
-      ["CONFIG_INVALID", "servers.kb.headers.X-Split"],
-    ], ["line1-S3CRET", "Injected"]);
+    const r = await refused(
+      loadYaml(yaml, { env: { K: "k", SPLIT: "line1-S3CRET\r\nInjected: yes" } }),
+      [
+        ["CONFIG_INVALID", 'servers.kb.headers["Bad Header"]'],
+        ["CONFIG_INVALID", "servers.kb.headers.X-Split"],
+      ],
+      ["line1-S3CRET", "Injected"],
+    );
     assert.equal(messageAt(r, "servers.kb.headers.X-Split"), "contains a line break or NUL; a header value is one line");
   });
 
@@ -85,14 +140,20 @@ describe("credentials and names of a server", () => {
       ["CONFIG_INVALID", 'servers["a,b"]'],
       ["CONFIG_INVALID", "servers.only"],
     ]);
-    assert.equal(messageAt(r, "servers.only"), `a server's name is its toolset's name: toolset name "only" is a reserved word of the URL selection grammar; use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not "only", "toolsets" or "without"`);
+    assert.equal(
+      messageAt(r, "servers.only"),
+      `a server's name is its toolset's name: toolset name "only" is a reserved word of the URL selection grammar; use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not "only", "toolsets" or "without"`,
+    );
   });
 
   it("refuses maxTotalTimeoutMs below timeoutMs (set or default)", async () => {
-    const r = await refused(loadYaml("servers:\n  a: { command: x, timeoutMs: 5000, maxTotalTimeoutMs: 4000 }\n  b: { command: x, maxTotalTimeoutMs: 30000 }\n"), [
-      ["CONFIG_INVALID", "servers.a.maxTotalTimeoutMs"],
-      ["CONFIG_INVALID", "servers.b.maxTotalTimeoutMs"],
-    ]);
+    const r = await refused(
+      loadYaml("servers:\n  a: { command: x, timeoutMs: 5000, maxTotalTimeoutMs: 4000 }\n  b: { command: x, maxTotalTimeoutMs: 30000 }\n"),
+      [
+        ["CONFIG_INVALID", "servers.a.maxTotalTimeoutMs"],
+        ["CONFIG_INVALID", "servers.b.maxTotalTimeoutMs"],
+      ],
+    );
     assert.equal(messageAt(r, "servers.b.maxTotalTimeoutMs"), "must be at least timeoutMs (60000): it caps a whole call, progress or not");
   });
 });

@@ -20,9 +20,17 @@ describe("the URL rule for upstream servers", () => {
   });
 
   it("refuses a user name or password, and a query string, without repeating them", async () => {
-    const userinfo = await refused(loadYaml(server("https://admin:pw-USERINFO@kb.example.com/mcp")), [["MCP_URL_INVALID", "servers.kb.url"]], ["pw-USERINFO", "admin", "kb.example.com"]);
+    const userinfo = await refused(
+      loadYaml(server("https://admin:pw-USERINFO@kb.example.com/mcp")),
+      [["MCP_URL_INVALID", "servers.kb.url"]],
+      ["pw-USERINFO", "admin", "kb.example.com"],
+    );
     assert.equal(messageAt(userinfo, "servers.kb.url"), "the URL contains a user name or password; put credentials in headers or auth");
-    const query = await refused(loadYaml(server("https://kb.example.com/mcp?api_key=sk-QUERY")), [["MCP_URL_INVALID", "servers.kb.url"]], ["sk-QUERY", "kb.example.com"]);
+    const query = await refused(
+      loadYaml(server("https://kb.example.com/mcp?api_key=sk-QUERY")),
+      [["MCP_URL_INVALID", "servers.kb.url"]],
+      ["sk-QUERY", "kb.example.com"],
+    );
     assert.equal(messageAt(query, "servers.kb.url"), "the URL has a query string; put credentials in headers or auth");
   });
 
@@ -39,17 +47,28 @@ describe("the URL rule for upstream servers", () => {
     const urls = ["https://kb.example.com/mcp", "http://localhost:3000/mcp", "http://127.0.0.1:1/mcp", "http://127.9.9.9/mcp", "http://[::1]:8080/mcp"];
     const yaml = `servers:\n${urls.map((u, i) => `  s${i}: { url: "${u}" }`).join("\n")}\n`;
     const loaded = await loadYaml(yaml);
-    assert.deepEqual(Object.values(loaded.config.servers).map((s) => s.transport === "http" && s.url), urls);
+    assert.deepEqual(
+      Object.values(loaded.config.servers).map((s) => s.transport === "http" && s.url),
+      urls,
+    );
   });
 
   it("refuses a URL that arrives through a reference, without repeating it", async () => {
-    const r = await refused(loadYaml(server("${env:KB_URL}"), { env: { KB_URL: "http://kb.example.com/mcp?key=sk-ENV" } }), [["MCP_URL_INVALID", "servers.kb.url"]], ["sk-ENV", "kb.example.com"]);
+    const r = await refused(
+      loadYaml(server("${env:KB_URL}"), { env: { KB_URL: "http://kb.example.com/mcp?key=sk-ENV" } }),
+      [["MCP_URL_INVALID", "servers.kb.url"]],
+      ["sk-ENV", "kb.example.com"],
+    );
     assert.equal(messageAt(r, "servers.kb.url"), HTTP);
   });
 
   it("checks an oauth tokenUrl (a query string is allowed there)", async () => {
-    const auth = (url: string) => ", auth: { kind: oauth, clientId: c, clientSecret: '${env:S}', tokenUrl: '" + url + "' }";
-    const r = await refused(loadYaml(server("https://kb.example.com/mcp", auth("http://id.example.com/token")), { env: { S: "s" } }), [["MCP_URL_INVALID", "servers.kb.auth.tokenUrl"]], ["id.example.com"]);
+    const auth = (url: string) => `, auth: { kind: oauth, clientId: c, clientSecret: '\${env:S}', tokenUrl: '${url}' }`;
+    const r = await refused(
+      loadYaml(server("https://kb.example.com/mcp", auth("http://id.example.com/token")), { env: { S: "s" } }),
+      [["MCP_URL_INVALID", "servers.kb.auth.tokenUrl"]],
+      ["id.example.com"],
+    );
     assert.equal(messageAt(r, "servers.kb.auth.tokenUrl"), HTTP);
     const ok = await loadYaml(server("https://kb.example.com/mcp", auth("https://id.example.com/token?tenant=acme")), { env: { S: "s" } });
     const kb = ok.config.servers.kb!;
@@ -70,13 +89,17 @@ describe("the URL rule for auth", () => {
       "  authorizationServers: [https://id.example.com/, 'https://as.example.com/?tenant=t-AS']",
       "  introspection: { endpoint: 'https://id.example.com/introspect#x-FRAG', clientId: c, clientSecret: '${env:S}' }",
     ].join("\n");
-    const r = await refused(loadYaml(yaml, { env: { S: "s" } }), [
-      ["MCP_URL_INVALID", "auth.authorizationServers[1]"],
-      ["MCP_URL_INVALID", "auth.introspection.endpoint"],
-      ["MCP_URL_INVALID", "auth.issuer"],
-      ["MCP_URL_INVALID", "auth.jwksUri"],
-      ["MCP_URL_INVALID", "auth.resource"],
-    ], ["id.example.com", "p-JWKS", "t-AS", "x-FRAG", "mcp.example.com"]);
+    const r = await refused(
+      loadYaml(yaml, { env: { S: "s" } }),
+      [
+        ["MCP_URL_INVALID", "auth.authorizationServers[1]"],
+        ["MCP_URL_INVALID", "auth.introspection.endpoint"],
+        ["MCP_URL_INVALID", "auth.issuer"],
+        ["MCP_URL_INVALID", "auth.jwksUri"],
+        ["MCP_URL_INVALID", "auth.resource"],
+      ],
+      ["id.example.com", "p-JWKS", "t-AS", "x-FRAG", "mcp.example.com"],
+    );
     assert.equal(messageAt(r, "auth.issuer"), HTTP);
     assert.equal(messageAt(r, "auth.jwksUri"), "the URL contains a user name or password; remove it");
     assert.equal(messageAt(r, "auth.authorizationServers[1]"), "the URL has a query string; remove it");
@@ -84,7 +107,11 @@ describe("the URL rule for auth", () => {
   });
 
   it("refuses a query string in the issuer but allows one in jwksUri", async () => {
-    await refused(loadYaml(`auth:\n  issuer: 'https://id.example.com/?x=1'\n  jwksUri: https://id.example.com/jwks\n${base}`), [["MCP_URL_INVALID", "auth.issuer"]], ["id.example.com"]);
+    await refused(
+      loadYaml(`auth:\n  issuer: 'https://id.example.com/?x=1'\n  jwksUri: https://id.example.com/jwks\n${base}`),
+      [["MCP_URL_INVALID", "auth.issuer"]],
+      ["id.example.com"],
+    );
     const loaded = await loadYaml(`auth:\n  issuer: https://id.example.com/\n  jwksUri: 'https://id.example.com/jwks?tenant=acme'\n${base}`);
     assert.equal(loaded.config.auth?.jwksUri, "https://id.example.com/jwks?tenant=acme");
   });

@@ -34,7 +34,13 @@ const TOOLS = [
   "test_tool_with_progress",
   "test_update_watched_resource",
 ];
-const PROMPTS = ["test_input_required_result_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"];
+const PROMPTS = [
+  "test_input_required_result_prompt",
+  "test_prompt_with_arguments",
+  "test_prompt_with_embedded_resource",
+  "test_prompt_with_image",
+  "test_simple_prompt",
+];
 const RESOURCES = ["test://static-binary", "test://static-text", "test://watched-resource"];
 const INTERACTIVE = { capabilities: { sampling: {}, elicitation: { form: {} } } };
 
@@ -66,7 +72,10 @@ for (const era of ["legacy", "modern"] as const) {
     it("offers nothing on the bare URL and every fixture under ?only=conformance", async () => {
       const { url, at } = await served();
       const bare = (await connectV2(cleanup, url, era)).client;
-      assert.deepEqual((await bare.listTools()).tools.map((t) => t.name), ["list_server_toolsets"]);
+      assert.deepEqual(
+        (await bare.listTools()).tools.map((t) => t.name),
+        ["list_server_toolsets"],
+      );
 
       const { client } = await connectV2(cleanup, at("only=conformance"), era);
       const tools = (await client.listTools()).tools;
@@ -75,7 +84,10 @@ for (const era of ["legacy", "modern"] as const) {
       assert.deepEqual(tools.find((t) => t.name === "json_schema_2020_12_tool")?.inputSchema, JSON_SCHEMA_2020_12);
       assert.deepEqual(sorted((await client.listPrompts()).prompts.map((p) => p.name)), PROMPTS);
       assert.deepEqual(sorted((await client.listResources()).resources.map((r) => r.uri)), RESOURCES);
-      assert.deepEqual((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), ["test://template/{id}/data"]);
+      assert.deepEqual(
+        (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate),
+        ["test://template/{id}/data"],
+      );
       const read = await client.readResource({ uri: "test://template/123/data" });
       assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), { id: "123", templateTest: true, data: "Data for ID: 123" });
     });
@@ -86,8 +98,14 @@ for (const era of ["legacy", "modern"] as const) {
       const { client } = await connectV2(cleanup, at("only=conformance"), era, { clientOptions: INTERACTIVE, setup: interactive(asked) });
 
       assert.equal(await callText(client, "test_sampling", { prompt: "Say hi" }), "LLM response: a sampled answer");
-      assert.equal(await callText(client, "test_elicitation", { message: "Who are you?" }), 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}');
-      assert.deepEqual(asked.map((a) => a.method), ["sampling/createMessage", "elicitation/create"]);
+      assert.equal(
+        await callText(client, "test_elicitation", { message: "Who are you?" }),
+        'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
+      );
+      assert.deepEqual(
+        asked.map((a) => a.method),
+        ["sampling/createMessage", "elicitation/create"],
+      );
       assert.deepEqual(asked[0]!.params.messages, [{ role: "user", content: { type: "text", text: "Say hi" } }]);
       assert.equal(asked[0]!.params.maxTokens, 100);
       assert.equal(asked[1]!.params.message, "Who are you?");

@@ -20,10 +20,19 @@ describe("conformance MRTR fixtures (modern era, in-process)", () => {
     client.setRequestHandler("elicitation/create", (request) => {
       const message = String((request.params as { message?: unknown }).message);
       asked.push(message);
-      const content: Record<string, string | boolean> = message.includes("color") ? { color: "blue" } : message.includes("context") ? { context: "tests" } : { name: "Ada", ok: true };
+      const content: Record<string, string | boolean> = message.includes("color")
+        ? { color: "blue" }
+        : message.includes("context")
+          ? { context: "tests" }
+          : { name: "Ada", ok: true };
       return { action: "accept" as const, content };
     });
-    client.setRequestHandler("sampling/createMessage", () => ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model", stopReason: "endTurn" }));
+    client.setRequestHandler("sampling/createMessage", () => ({
+      role: "assistant",
+      content: { type: "text", text: "Paris" },
+      model: "test-model",
+      stopReason: "endTurn",
+    }));
     client.setRequestHandler("roots/list", () => ({ roots: [{ uri: "file:///test/root", name: "Test Root" }] }));
   });
   after(() => connection.close());

@@ -43,7 +43,10 @@ for (const era of ["legacy", "modern"] as const) {
     it("offers the notes toolset's tools, resources and prompt, with its instructions", async () => {
       const c = await connectInProcess(host, "only=notes", { era });
       try {
-        assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ["add_note", "find_notes", "list_server_toolsets"]);
+        assert.deepEqual(
+          (await c.client.listTools()).tools.map((t) => t.name),
+          ["add_note", "find_notes", "list_server_toolsets"],
+        );
         assert.match(c.client.getInstructions() ?? "", /## Notes\n\nSearch notes before adding one/);
         const added = await c.client.callTool({ name: "add_note", arguments: { title: "Groceries", body: "milk, eggs", tags: ["home"] } });
         assert.deepEqual(added.structuredContent, { id: "n2", title: "Groceries", body: "milk, eggs", tags: ["home"] });
@@ -69,7 +72,10 @@ for (const era of ["legacy", "modern"] as const) {
 describe("the example package", () => {
   it("is found by discovery from the repository's workspaces and loads from its build", async () => {
     const loaded = await loadExtensions({ cwd: root, names: ["mcp-host-example-notes"], logger: silentLogger });
-    assert.deepEqual(loaded.extensions.map((e) => [e.extension.name, e.packageName]), [["notes", "mcp-host-example-notes"]]);
+    assert.deepEqual(
+      loaded.extensions.map((e) => [e.extension.name, e.packageName]),
+      [["notes", "mcp-host-example-notes"]],
+    );
     assert.match(loaded.extensions[0]!.source, /mcp-host-example-notes/);
   });
 });

@@ -25,11 +25,11 @@ describe("the error catalog", () => {
 describe("McpHostError", () => {
   it("carries code, extension, server and cause", () => {
     const cause = new Error("boom");
-    const error = new McpHostError("MCP_SERVER_UNREACHABLE", "server \"git\" is unreachable", { server: "git", cause });
+    const error = new McpHostError("MCP_SERVER_UNREACHABLE", 'server "git" is unreachable', { server: "git", cause });
     assert.equal(error.code, "MCP_SERVER_UNREACHABLE");
     assert.equal(error.server, "git");
     assert.equal(error.cause, cause);
-    assert.deepEqual(error.toJSON(), { code: "MCP_SERVER_UNREACHABLE", message: "server \"git\" is unreachable", server: "git" });
+    assert.deepEqual(error.toJSON(), { code: "MCP_SERVER_UNREACHABLE", message: 'server "git" is unreachable', server: "git" });
   });
 
   it("is recognised by code, also when it comes from another copy of the package", () => {

@@ -35,7 +35,10 @@ describe("validateExtension accepts", () => {
       resources: [{ uri: "notes://a", name: "a", read: () => ({ contents: [] }) }],
       resourceTemplates: [{ uriTemplate: "notes://{id}", name: "n", read: () => ({ contents: [] }), list: () => [] }],
       prompts: [{ name: "p", arguments: [{ name: "x" }], get: () => ({ messages: [] }) }],
-      toolExtensions: [{ tool: "a", wrap: (next: unknown) => next }, { tool: "b", description: "only text" }],
+      toolExtensions: [
+        { tool: "a", wrap: (next: unknown) => next },
+        { tool: "b", description: "only text" },
+      ],
       authStrategies: { token: () => ({ headers: () => ({}) }) },
       setup: async () => {},
       onServer: () => {},
@@ -65,14 +68,20 @@ describe("validateExtension refuses", () => {
   });
   it("a missing or empty name, without naming an extension", () => {
     const missing = invalid({ tools: [] });
-    assert.equal(missing.message, `${SOURCE}: the extension has a problem: name must be a non-empty string (got undefined); give the extension a name, e.g. name: "my-extension".`);
+    assert.equal(
+      missing.message,
+      `${SOURCE}: the extension has a problem: name must be a non-empty string (got undefined); give the extension a name, e.g. name: "my-extension".`,
+    );
     assert.equal(missing.extension, undefined);
     assert.match(invalid({ name: "  " }).message, /name must be a non-empty string \(got the string " {2}"\)/);
   });
   it("contribution fields that are not arrays", () => {
     for (const field of ["toolsets", "tools", "resources", "resourceTemplates", "prompts", "toolExtensions"]) {
       const { message, extension } = invalid({ name: "x", [field]: { a: 1 } });
-      assert.equal(message, `${SOURCE}: extension "x" has a problem: ${field} must be an array when present (got an object); write ${field}: [ … ] or leave it out.`);
+      assert.equal(
+        message,
+        `${SOURCE}: extension "x" has a problem: ${field} must be an array when present (got an object); write ${field}: [ … ] or leave it out.`,
+      );
       assert.equal(extension, "x");
     }
   });
@@ -85,21 +94,33 @@ describe("validateExtension refuses", () => {
     );
   });
   it("a tool whose toolset is not a non-empty string", () => {
-    assert.match(invalid({ name: "x", tools: [{ name: "a", handler, toolset: 3 }] }).message, /tools\[0\] \("a"\): toolset must be a non-empty string when present \(got the number 3\)/);
+    assert.match(
+      invalid({ name: "x", tools: [{ name: "a", handler, toolset: 3 }] }).message,
+      /tools\[0\] \("a"\): toolset must be a non-empty string when present \(got the number 3\)/,
+    );
   });
   it("an item that is not an object", () => {
     assert.match(invalid({ name: "x", tools: [null] }).message, /tools\[0\] must be an object \(got null\)/);
   });
   it("a toolset without a name, or with flags that are not booleans", () => {
     assert.match(invalid({ name: "x", toolsets: [{}] }).message, /toolsets\[0\]: name must be a non-empty string \(got undefined\)/);
-    assert.match(invalid({ name: "x", toolsets: [{ name: "t", default: "no" }] }).message, /toolsets\[0\] \("t"\): default must be true or false \(got the string "no"\)/);
+    assert.match(
+      invalid({ name: "x", toolsets: [{ name: "t", default: "no" }] }).message,
+      /toolsets\[0\] \("t"\): default must be true or false \(got the string "no"\)/,
+    );
   });
   it("resources without uri, name or read", () => {
     const { message } = invalid({ name: "x", resources: [{}] });
-    assert.match(message, /3 problems: resources\[0\]: uri must be a non-empty string .*; resources\[0\]: name must be .*; resources\[0\]: read must be a function/);
+    assert.match(
+      message,
+      /3 problems: resources\[0\]: uri must be a non-empty string .*; resources\[0\]: name must be .*; resources\[0\]: read must be a function/,
+    );
   });
   it("resource templates without uriTemplate, name or read, or with a list that is not a function", () => {
-    assert.match(invalid({ name: "x", resourceTemplates: [{}] }).message, /3 problems: resourceTemplates\[0\]: uriTemplate must be .*name must be .*read must be a function/);
+    assert.match(
+      invalid({ name: "x", resourceTemplates: [{}] }).message,
+      /3 problems: resourceTemplates\[0\]: uriTemplate must be .*name must be .*read must be a function/,
+    );
     assert.match(
       invalid({ name: "x", resourceTemplates: [{ uriTemplate: "n://{id}", name: "n", read: handler, list: [] }] }).message,
       /resourceTemplates\[0\] \("n"\): list must be a function \(got an array\)/,
@@ -107,14 +128,26 @@ describe("validateExtension refuses", () => {
   });
   it("prompts without name or get, or with arguments that are not an array", () => {
     assert.match(invalid({ name: "x", prompts: [{}] }).message, /2 problems: prompts\[0\]: name must be .*; prompts\[0\]: get must be a function/);
-    assert.match(invalid({ name: "x", prompts: [{ name: "p", get: handler, arguments: {} }] }).message, /prompts\[0\] \("p"\): arguments must be an array when present/);
+    assert.match(
+      invalid({ name: "x", prompts: [{ name: "p", get: handler, arguments: {} }] }).message,
+      /prompts\[0\] \("p"\): arguments must be an array when present/,
+    );
   });
   it("tool extensions without a tool name, or whose wrap is not a function", () => {
-    assert.match(invalid({ name: "x", toolExtensions: [{ wrap: handler }] }).message, /toolExtensions\[0\]: tool must be a non-empty string \(got undefined\); e\.g\. tool: "search" \(the name of the tool to change\)/);
-    assert.match(invalid({ name: "x", toolExtensions: [{ tool: "a", wrap: "x" }] }).message, /toolExtensions\[0\] \("a"\): wrap must be a function \(got the string "x"\)/);
+    assert.match(
+      invalid({ name: "x", toolExtensions: [{ wrap: handler }] }).message,
+      /toolExtensions\[0\]: tool must be a non-empty string \(got undefined\); e\.g\. tool: "search" \(the name of the tool to change\)/,
+    );
+    assert.match(
+      invalid({ name: "x", toolExtensions: [{ tool: "a", wrap: "x" }] }).message,
+      /toolExtensions\[0\] \("a"\): wrap must be a function \(got the string "x"\)/,
+    );
   });
   it("an activation other than eager or onToolset", () => {
-    assert.match(invalid({ name: "x", activation: "lazy" }).message, /activation must be "eager" or "onToolset" \(got the string "lazy"\); write activation: "onToolset"/);
+    assert.match(
+      invalid({ name: "x", activation: "lazy" }).message,
+      /activation must be "eager" or "onToolset" \(got the string "lazy"\); write activation: "onToolset"/,
+    );
   });
   it("hooks that are not functions", () => {
     for (const hook of ["setup", "onServer", "dispose"]) {
@@ -134,7 +167,15 @@ describe("validateExtension refuses", () => {
 
 describe("isExtensionLike", () => {
   it("is true for an object with a string name or any contribution or hook", () => {
-    for (const value of [{ name: "x" }, { tools: [] }, { toolsets: [] }, { toolExtensions: [] }, { setup: handler }, { dispose: handler }, { onServer: handler }]) {
+    for (const value of [
+      { name: "x" },
+      { tools: [] },
+      { toolsets: [] },
+      { toolExtensions: [] },
+      { setup: handler },
+      { dispose: handler },
+      { onServer: handler },
+    ]) {
       assert.equal(isExtensionLike(value), true, JSON.stringify(Object.keys(value)));
     }
   });

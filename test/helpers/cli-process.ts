@@ -28,7 +28,12 @@ export interface CliRun {
 }
 
 /** Runs a node script to completion, collecting its output; the cleanup kills it should the test end first. */
-export function runNodeScript(cleanup: Cleanup, script: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export function runNodeScript(
+  cleanup: Cleanup,
+  script: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
     cleanup.add(() => {
@@ -51,7 +56,7 @@ export function runCli(cleanup: Cleanup, args: readonly string[], options: { cwd
 /** The environment for a child: this one without a names limit that would change what loads. */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  delete env["MCP_HOST_EXTENSIONS"];
+  delete env.MCP_HOST_EXTENSIONS;
   return env;
 }
 
@@ -76,7 +81,11 @@ export class CliProcess {
   private readonly stderrWaiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
 
   constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore" } = {}) {
-    this.child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd: options.cwd ?? REPO, env: cleanEnv(), stdio: [options.stdin ?? "ignore", "pipe", "pipe"] });
+    this.child = spawn(process.execPath, [CLI_MAIN, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: cleanEnv(),
+      stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
+    });
     this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
     let pending = "";
     this.child.stdout!.setEncoding("utf8").on("data", (data: string) => {
@@ -112,7 +121,9 @@ export class CliProcess {
     return Promise.race([
       new Promise<string>((resolve) => this.lineWaiters.push({ pattern, resolve })),
       this.exited.then(({ code, signal }) => {
-        throw new Error(`mcp-host exited (code ${code}, signal ${signal}) before printing ${pattern}; stdout:\n${this.stdoutLines.join("\n")}\nstderr:\n${this.stderr}`);
+        throw new Error(
+          `mcp-host exited (code ${code}, signal ${signal}) before printing ${pattern}; stdout:\n${this.stdoutLines.join("\n")}\nstderr:\n${this.stderr}`,
+        );
       }),
     ]);
   }

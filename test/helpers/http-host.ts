@@ -105,7 +105,12 @@ export interface V1Connection {
 export async function connectV1(
   cleanup: Cleanup,
   url: URL,
-  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string>; listChanged?: V1ClientOptions["listChanged"]; setup?: (client: V1Client) => void } = {},
+  options: {
+    capabilities?: Record<string, unknown>;
+    headers?: Record<string, string>;
+    listChanged?: V1ClientOptions["listChanged"];
+    setup?: (client: V1Client) => void;
+  } = {},
 ): Promise<V1Connection> {
   const client = new V1Client(
     { name: "v1-client", version: "1.32.2" },
@@ -188,7 +193,12 @@ export const LEGACY_POST_HEADERS = { "content-type": "application/json", accept:
 
 /** A 2025-era `initialize` request body. */
 export function legacyInitialize(id = 1, capabilities: Record<string, unknown> = {}): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw-client", version: "1.0.0" } } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw-client", version: "1.0.0" } },
+  });
 }
 
 /** Posts a 2025-era initialize over raw HTTP; returns the response (its `mcp-session-id` header names the session). */

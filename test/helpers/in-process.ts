@@ -13,7 +13,11 @@ export interface InProcessConnection {
   close(): Promise<void>;
 }
 
-export async function connectInProcess(host: McpHost, query = "", options: { era?: "legacy" | "modern"; capabilities?: Record<string, unknown> } = {}): Promise<InProcessConnection> {
+export async function connectInProcess(
+  host: McpHost,
+  query = "",
+  options: { era?: "legacy" | "modern"; capabilities?: Record<string, unknown> } = {},
+): Promise<InProcessConnection> {
   const era = options.era ?? "legacy";
   const built = await host.build(parseSelection(query));
   const capabilities = (options.capabilities ?? { elicitation: { form: {} }, sampling: {} }) as never;
@@ -36,7 +40,9 @@ export async function connectInProcess(host: McpHost, query = "", options: { era
     return current.createServer({ era: "modern" });
   });
   const client = new Client({ name: "test-client", version: "1.0.0" }, { capabilities, versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://in-process.test/mcp"), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("http://in-process.test/mcp"), { fetch: (url, init) => handler.fetch(new Request(url, init)) }),
+  );
   return {
     client,
     close: async () => {

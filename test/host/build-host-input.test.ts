@@ -39,7 +39,10 @@ describe("buildHost input", () => {
     for (const input of [loaded, loaded.extensions, loaded.extensions.map((e) => e.extension)]) {
       host = buildHost(input, { name: "shapes", logger: memoryLogger().logger });
       await host.start();
-      assert.deepEqual(host.extensionStatuses().filter((e) => e.status === "failed"), []);
+      assert.deepEqual(
+        host.extensionStatuses().filter((e) => e.status === "failed"),
+        [],
+      );
       names.push([...(await build(host, "")).toolNames]);
       await host.stop();
       host = undefined;
@@ -58,7 +61,8 @@ describe("buildHost input", () => {
   });
 
   it("refuses undefined, a single extension, a string or an object of the wrong shape, saying what it got", () => {
-    const expects = 'it expects an array of extension objects, the result of loadExtensions(), or that result\'s .extensions entries. Example: buildHost(await loadExtensions({ cwd }), { name: "my-server" }).';
+    const expects =
+      'it expects an array of extension objects, the result of loadExtensions(), or that result\'s .extensions entries. Example: buildHost(await loadExtensions({ cwd }), { name: "my-server" }).';
     assert.equal(refusedWith(undefined), `buildHost() was given undefined; ${expects}`);
     assert.equal(refusedWith({ name: "solo", tools: [textTool("t")] }), `buildHost() was given an object; ${expects}`);
     assert.equal(refusedWith("time"), `buildHost() was given the string "time"; ${expects}`);
@@ -66,7 +70,13 @@ describe("buildHost input", () => {
   });
 
   it("refuses options without a name", () => {
-    assert.equal(refusedWith([], undefined), 'buildHost() options must be an object with at least a name, got undefined; e.g. buildHost(extensions, { name: "my-server" }).');
-    assert.equal(refusedWith([], { name: "" }), 'buildHost() options.name must be the server name clients see, got an empty string; e.g. { name: "my-server" }.');
+    assert.equal(
+      refusedWith([], undefined),
+      'buildHost() options must be an object with at least a name, got undefined; e.g. buildHost(extensions, { name: "my-server" }).',
+    );
+    assert.equal(
+      refusedWith([], { name: "" }),
+      'buildHost() options.name must be the server name clients see, got an empty string; e.g. { name: "my-server" }.',
+    );
   });
 });

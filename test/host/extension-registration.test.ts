@@ -29,7 +29,7 @@ describe("duplicate extension names", () => {
     ]));
     const message = 'extension name "twin" is taken: buildHost() argument #2 and buildHost() argument #0 both use it; rename one';
     assert.deepEqual(
-      logsWithCode(records, "EXTENSION_NAME_TAKEN").map((r) => ({ level: r.level, message: r.message, extension: r.data?.["extension"] })),
+      logsWithCode(records, "EXTENSION_NAME_TAKEN").map((r) => ({ level: r.level, message: r.message, extension: r.data?.extension })),
       [{ level: "error", message, extension: "twin" }],
     );
     assert.deepEqual(host.extensionStatuses(), [
@@ -50,7 +50,7 @@ describe("duplicate extension names", () => {
   it("rejects add() of an extension whose name is taken, naming both sources, and keeps serving", async () => {
     ({ host, records } = await startedHost([{ name: "twin", tools: [textTool("first_twin_tool")] }, bystander]));
     const revision = host.revision;
-    await assert.rejects(host.add({ name: "twin", tools: [textTool("second_twin_tool")] }, "package \"late-twin\" (./ext.js)"), (e: unknown) => {
+    await assert.rejects(host.add({ name: "twin", tools: [textTool("second_twin_tool")] }, 'package "late-twin" (./ext.js)'), (e: unknown) => {
       assert.ok(isMcpHostError(e, "EXTENSION_NAME_TAKEN"));
       assert.equal(e.extension, "twin");
       assert.equal(e.message, 'extension name "twin" is taken: package "late-twin" (./ext.js) and buildHost() argument #0 both use it; rename one');
@@ -69,15 +69,13 @@ describe("duplicate extension names", () => {
 
 describe("an invalid extension object", () => {
   it("is quarantined with EXTENSION_INVALID naming its source while the others serve", async () => {
-    ({ host, records } = await startedHost([
-      bystander,
-      { name: "shapeless", tools: "not a list" } as unknown as McpExtension,
-      42 as unknown as McpExtension,
-    ]));
-    const shapeless = 'buildHost() argument #1: extension "shapeless" has a problem: tools must be an array when present (got the string "not a list"); write tools: [ … ] or leave it out.';
-    const number = "buildHost() argument #2: expected an extension object, got the number 42; export an object like defineExtension({ name: \"my-extension\", tools: [ … ] }).";
+    ({ host, records } = await startedHost([bystander, { name: "shapeless", tools: "not a list" } as unknown as McpExtension, 42 as unknown as McpExtension]));
+    const shapeless =
+      'buildHost() argument #1: extension "shapeless" has a problem: tools must be an array when present (got the string "not a list"); write tools: [ … ] or leave it out.';
+    const number =
+      'buildHost() argument #2: expected an extension object, got the number 42; export an object like defineExtension({ name: "my-extension", tools: [ … ] }).';
     assert.deepEqual(
-      logsWithCode(records, "EXTENSION_INVALID").map((r) => ({ level: r.level, message: r.message, extension: r.data?.["extension"] })),
+      logsWithCode(records, "EXTENSION_INVALID").map((r) => ({ level: r.level, message: r.message, extension: r.data?.extension })),
       [
         { level: "error", message: shapeless, extension: "shapeless" },
         { level: "error", message: number, extension: "extension #2" },

@@ -18,10 +18,20 @@ afterEach(async () => {
 });
 
 const good: McpExtension = { name: "good", toolsets: [{ name: "good" }], tools: [textTool("good_tool")] };
-const loadFailure = { name: "broken-pkg", source: 'package "broken-pkg" (./dist/index.js)', error: new McpHostError("EXTENSION_LOAD_FAILED", 'package "broken-pkg" (./dist/index.js): the file does not exist', { extension: "broken-pkg" }) };
+const loadFailure = {
+  name: "broken-pkg",
+  source: 'package "broken-pkg" (./dist/index.js)',
+  error: new McpHostError("EXTENSION_LOAD_FAILED", 'package "broken-pkg" (./dist/index.js): the file does not exist', { extension: "broken-pkg" }),
+};
 
 async function servedHost(extensions: readonly unknown[]) {
-  const host = buildHost({ extensions: extensions.map((extension, i) => ({ extension: extension as McpExtension, source: `fixture #${i}`, packageName: `fixture-${i}` })), failures: [loadFailure] }, { name: "records", logger: memoryLogger().logger });
+  const host = buildHost(
+    {
+      extensions: extensions.map((extension, i) => ({ extension: extension as McpExtension, source: `fixture #${i}`, packageName: `fixture-${i}` })),
+      failures: [loadFailure],
+    },
+    { name: "records", logger: memoryLogger().logger },
+  );
   await host.start();
   served = await listenHost(host, { port: 0 });
   return host;
@@ -33,7 +43,10 @@ describe("failure records", () => {
     const built = await build(host, "");
     assert.deepEqual(built.toolsets, ["good"]);
     assert.equal(built.key, "good");
-    assert.deepEqual(host.declaredToolsets().map((t) => t.name), ["good"]);
+    assert.deepEqual(
+      host.declaredToolsets().map((t) => t.name),
+      ["good"],
+    );
   });
 
   it("show in /toolsets and list_server_toolsets as failed, with source and reason, and no active toolset serving nothing", async () => {
@@ -41,10 +54,25 @@ describe("failure records", () => {
     const response = await fetch(new URL("/toolsets", served!.baseUrl));
     const answer = (await response.json()) as { active: string[]; toolsets: Array<{ name: string }>; extensions: unknown[] };
     assert.deepEqual(answer.active, ["good"]);
-    assert.deepEqual(answer.toolsets.map((t) => t.name), ["good"]);
+    assert.deepEqual(
+      answer.toolsets.map((t) => t.name),
+      ["good"],
+    );
     assert.deepEqual(answer.extensions, [
-      { name: "broken-pkg", status: "failed", source: 'package "broken-pkg" (./dist/index.js)', error: 'package "broken-pkg" (./dist/index.js): the file does not exist', code: "EXTENSION_LOAD_FAILED" },
-      { name: "extension #1", status: "failed", source: "fixture #1", error: "fixture #1: expected an extension object, got the number 42; export an object like defineExtension({ name: \"my-extension\", tools: [ … ] }).", code: "EXTENSION_INVALID" },
+      {
+        name: "broken-pkg",
+        status: "failed",
+        source: 'package "broken-pkg" (./dist/index.js)',
+        error: 'package "broken-pkg" (./dist/index.js): the file does not exist',
+        code: "EXTENSION_LOAD_FAILED",
+      },
+      {
+        name: "extension #1",
+        status: "failed",
+        source: "fixture #1",
+        error: 'fixture #1: expected an extension object, got the number 42; export an object like defineExtension({ name: "my-extension", tools: [ … ] }).',
+        code: "EXTENSION_INVALID",
+      },
       { name: "good", status: "ready" },
     ]);
   });
@@ -52,7 +80,10 @@ describe("failure records", () => {
   it("declare the toolsets that could be read off an invalid extension, quarantined like a failed setup", async () => {
     const host = await servedHost([good, { name: "half", toolsets: [{ name: "half", title: "Half", default: false }], tools: "oops" }]);
     const answer = await host.describe(parseSelection("half"));
-    assert.deepEqual(answer.toolsets.find((t) => t.name === "half"), { name: "half", title: "Half", default: false, always: false, active: true, extensions: ["half"] });
+    assert.deepEqual(
+      answer.toolsets.find((t) => t.name === "half"),
+      { name: "half", title: "Half", default: false, always: false, active: true, extensions: ["half"] },
+    );
     assert.deepEqual(answer.unknown, [], "a URL naming the quarantined toolset is not told it is unknown");
     assert.deepEqual(answer.tools, ["good_tool", "list_server_toolsets"]);
   });

@@ -17,7 +17,12 @@ afterEach(async () => {
 /** core (always), spaces (default), library (not default) and a quarantined extension. */
 function deployment(): McpExtension[] {
   return [
-    { name: "spaces", version: "1.2.0", toolsets: [{ name: "spaces", title: "Spaces", description: "Search spaces.", instructions: "Search before you create." }], tools: [textTool("search_spaces", { title: "Search Spaces", description: "Finds spaces." })] },
+    {
+      name: "spaces",
+      version: "1.2.0",
+      toolsets: [{ name: "spaces", title: "Spaces", description: "Search spaces.", instructions: "Search before you create." }],
+      tools: [textTool("search_spaces", { title: "Search Spaces", description: "Finds spaces." })],
+    },
     { name: "core-ext", version: "2.0.0", toolsets: [{ name: "core", title: "Core", always: true, instructions: "Be brief." }], tools: [textTool("ping")] },
     { name: "library", toolsets: [{ name: "library", default: false }], tools: [textTool("find_book")] },
     {
@@ -38,7 +43,15 @@ describe("declaredToolsets()", () => {
       { name: "broken", description: "Never works.", default: false, always: false, extensions: ["broken"] },
       { name: "core", title: "Core", instructions: "Be brief.", default: true, always: true, extensions: ["core-ext"] },
       { name: "library", default: false, always: false, extensions: ["library"] },
-      { name: "spaces", title: "Spaces", description: "Search spaces.", instructions: "Search before you create.", default: true, always: false, extensions: ["spaces"] },
+      {
+        name: "spaces",
+        title: "Spaces",
+        description: "Search spaces.",
+        instructions: "Search before you create.",
+        default: true,
+        always: false,
+        extensions: ["spaces"],
+      },
     ]);
   });
 });
@@ -54,7 +67,10 @@ describe("offeredTools()", () => {
       { name: "ping", toolset: "core", extension: "core-ext" },
       { name: "search_spaces", toolset: "spaces", extension: "spaces", title: "Search Spaces", description: "Finds spaces." },
     ]);
-    assert.deepEqual(host.offeredTools(["library", "core"]).map((t) => t.name), ["find_book", "ping"]);
+    assert.deepEqual(
+      host.offeredTools(["library", "core"]).map((t) => t.name),
+      ["find_book", "ping"],
+    );
     assert.deepEqual(host.offeredTools([]), []);
   });
 });
@@ -62,7 +78,10 @@ describe("offeredTools()", () => {
 describe("activeFor()", () => {
   it("resolves a selection against the declared toolsets without building", async () => {
     let onServerCalls = 0;
-    ({ host } = await startedHost([...deployment(), { name: "watcher", toolsets: [{ name: "watch", default: false }], onServer: () => void (onServerCalls += 1) }]));
+    ({ host } = await startedHost([
+      ...deployment(),
+      { name: "watcher", toolsets: [{ name: "watch", default: false }], onServer: () => void (onServerCalls += 1) },
+    ]));
     assert.deepEqual(host.activeFor(parseSelection("")), { active: ["core", "spaces"], unknown: [] });
     assert.deepEqual(host.activeFor(parseSelection("library&nosuch")), { active: ["core", "library", "spaces"], unknown: ["nosuch"] });
     assert.deepEqual(host.activeFor(parseSelection("only=library&without=core")), { active: ["core", "library"], unknown: [] });
@@ -74,11 +93,7 @@ describe("activeFor()", () => {
 describe("instructionsFor()", () => {
   const toolsets: McpExtension = {
     name: "docs",
-    toolsets: [
-      { name: "zeta", title: "Zeta Tools", instructions: "  Use zeta last.  " },
-      { name: "alpha", instructions: "Use alpha first." },
-      { name: "mid" },
-    ],
+    toolsets: [{ name: "zeta", title: "Zeta Tools", instructions: "  Use zeta last.  " }, { name: "alpha", instructions: "Use alpha first." }, { name: "mid" }],
   };
 
   it("puts the host's instructions first, then each active toolset's under its title or name, sorted by name", async () => {
@@ -126,7 +141,12 @@ describe("describe()", () => {
       tools: ["list_server_toolsets", "ping", "search_spaces"],
       unknown: ["nosuch"],
       extensions: [
-        { name: "broken", status: "failed", error: "[extension broken] setup threw; the extension is quarantined: no database", code: "EXTENSION_SETUP_FAILED" },
+        {
+          name: "broken",
+          status: "failed",
+          error: "[extension broken] setup threw; the extension is quarantined: no database",
+          code: "EXTENSION_SETUP_FAILED",
+        },
         { name: "core-ext", version: "2.0.0", status: "ready" },
         { name: "library", status: "ready" },
         { name: "spaces", version: "1.2.0", status: "ready" },
@@ -141,6 +161,9 @@ describe("describe()", () => {
     assert.deepEqual(answer.active, ["core", "library"]);
     assert.deepEqual(answer.tools, ["find_book", "list_server_toolsets", "ping"]);
     assert.deepEqual(answer.unknown, []);
-    assert.deepEqual(answer.toolsets.filter((t) => t.active).map((t) => t.name), ["core", "library"]);
+    assert.deepEqual(
+      answer.toolsets.filter((t) => t.active).map((t) => t.name),
+      ["core", "library"],
+    );
   });
 });

@@ -3,13 +3,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { isMcpHostError } from "../../src/errors.js";
-import {
-  assertNoUnknownToolsets,
-  parseSelection,
-  resolveSelection,
-  selectionFromRequest,
-  selectionKey,
-} from "../../src/host/selection.js";
+import { assertNoUnknownToolsets, parseSelection, resolveSelection, selectionFromRequest, selectionKey } from "../../src/host/selection.js";
 import type { DeclaredToolsetFlags, SelectionSource } from "../../src/host/selection.js";
 
 // The §6 fixture: core is always on, spaces is on by default, benchmarks and library are not.

@@ -22,8 +22,16 @@ async function started(...args: Parameters<typeof startedHost>) {
 describe("a toolset is a subject, not a plugin", () => {
   const declarers = (): McpExtension[] => [
     // Added second, but "alpha-sbx" sorts first: its title and description win.
-    { name: "beta-sbx", toolsets: [{ name: "sandboxes", title: "Beta Sandboxes", description: "from beta", default: false }], tools: [textTool("stop_sandbox")] },
-    { name: "alpha-sbx", toolsets: [{ name: "sandboxes", title: "Sandboxes", description: "Run code in sandboxes.", default: false }], tools: [textTool("start_sandbox")] },
+    {
+      name: "beta-sbx",
+      toolsets: [{ name: "sandboxes", title: "Beta Sandboxes", description: "from beta", default: false }],
+      tools: [textTool("stop_sandbox")],
+    },
+    {
+      name: "alpha-sbx",
+      toolsets: [{ name: "sandboxes", title: "Sandboxes", description: "Run code in sandboxes.", default: false }],
+      tools: [textTool("start_sandbox")],
+    },
   ];
 
   it("makes one declared toolset of two declarers, titled by the first in load order", async () => {
@@ -108,23 +116,35 @@ describe("a tool without a toolset", () => {
     const { host } = await started([
       {
         name: "multi",
-        toolsets: [{ name: "first", default: false }, { name: "second", default: false }],
+        toolsets: [
+          { name: "first", default: false },
+          { name: "second", default: false },
+        ],
         tools: [textTool("homeless"), textTool("placed", { toolset: "second" })],
         resources: [{ uri: "multi://home", name: "home", read: () => ({ contents: [{ uri: "multi://home", text: "home" }] }) }],
         prompts: [{ name: "home_prompt", get: () => ({ messages: [] }) }],
       },
     ]);
-    assert.deepEqual(host.offeredTools().map((t) => [t.name, t.toolset]), [
-      ["homeless", "first"],
-      ["placed", "second"],
-    ]);
+    assert.deepEqual(
+      host.offeredTools().map((t) => [t.name, t.toolset]),
+      [
+        ["homeless", "first"],
+        ["placed", "second"],
+      ],
+    );
     assert.deepEqual((await build(host, "only=first")).toolNames, ["homeless", "list_server_toolsets"]);
     assert.deepEqual((await build(host, "only=second")).toolNames, ["list_server_toolsets", "placed"]);
     const first = await connectInProcess(host, "only=first");
     const second = await connectInProcess(host, "only=second");
     try {
-      assert.deepEqual((await first.client.listResources()).resources.map((r) => r.uri), ["multi://home"]);
-      assert.deepEqual((await first.client.listPrompts()).prompts.map((p) => p.name), ["home_prompt"]);
+      assert.deepEqual(
+        (await first.client.listResources()).resources.map((r) => r.uri),
+        ["multi://home"],
+      );
+      assert.deepEqual(
+        (await first.client.listPrompts()).prompts.map((p) => p.name),
+        ["home_prompt"],
+      );
       assert.deepEqual((await second.client.listResources()).resources, []);
       assert.deepEqual((await second.client.listPrompts()).prompts, []);
     } finally {

@@ -15,7 +15,7 @@ const alpha: McpExtension = {
     {
       name: "a_echo",
       inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-      handler: (args) => ({ content: [{ type: "text", text: `a:${String(args["text"])}` }] }),
+      handler: (args) => ({ content: [{ type: "text", text: `a:${String(args.text)}` }] }),
     },
   ],
 };
@@ -58,7 +58,13 @@ async function connectKind(kind: ClientKind, url: URL, headers?: Record<string, 
 const SELECTIONS: Array<{ label: string; query: string; headers?: Record<string, string>; tools: string[]; active: string }> = [
   { label: "?only=a", query: "only=a", tools: ["a_echo", "core_info", "list_server_toolsets"], active: "a,core" },
   { label: "?a&b", query: "a&b", tools: ["a_echo", "b_ping", "core_info", "list_server_toolsets"], active: "a,b,core" },
-  { label: "X-MCP-Toolsets: only=b", query: "", headers: { "X-MCP-Toolsets": "only=b" }, tools: ["b_ping", "core_info", "list_server_toolsets"], active: "b,core" },
+  {
+    label: "X-MCP-Toolsets: only=b",
+    query: "",
+    headers: { "X-MCP-Toolsets": "only=b" },
+    tools: ["b_ping", "core_info", "list_server_toolsets"],
+    active: "b,core",
+  },
 ];
 
 describe("both eras at one URL", { timeout: 30_000 }, () => {
@@ -76,7 +82,11 @@ describe("both eras at one URL", { timeout: 30_000 }, () => {
         if (tools.includes("b_ping")) calls.push(await callText(client, "b_ping"));
         seen[kind] = { tools, calls };
       }
-      const calls = (era: string) => [`${era}:${selection.active}`, ...(selection.tools.includes("a_echo") ? ["a:hi"] : []), ...(selection.tools.includes("b_ping") ? ["pong"] : [])];
+      const calls = (era: string) => [
+        `${era}:${selection.active}`,
+        ...(selection.tools.includes("a_echo") ? ["a:hi"] : []),
+        ...(selection.tools.includes("b_ping") ? ["pong"] : []),
+      ];
       assert.deepEqual(seen, {
         "v2 default (legacy)": { tools: selection.tools, calls: calls("legacy") },
         "v2 pinned 2026-07-28": { tools: selection.tools, calls: calls("modern") },
@@ -143,7 +153,11 @@ describe("both eras at one URL", { timeout: 30_000 }, () => {
     assert.deepEqual(health.json, {
       status: "degraded",
       service: "test-host",
-      extensions: { failed: [{ name: "broken", code: "EXTENSION_SETUP_FAILED", error: "[extension broken] setup threw; the extension is quarantined: the database is not there" }] },
+      extensions: {
+        failed: [
+          { name: "broken", code: "EXTENSION_SETUP_FAILED", error: "[extension broken] setup threw; the extension is quarantined: the database is not there" },
+        ],
+      },
       upstreams: { unavailable: [] },
     });
     const { client } = await connectV2(cleanup, at("broken&a"), "modern");

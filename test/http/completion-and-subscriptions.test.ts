@@ -30,8 +30,10 @@ function notesExtension() {
       {
         name: "greet",
         arguments: [{ name: "who", required: true }, { name: "mood" }],
-        complete: { who: (value, { arguments: args }) => ["ada", "alan", "bob"].filter((n) => n.startsWith(value)).map((n) => (args["mood"] ? `${n} (${args["mood"]})` : n)) },
-        get: (args) => ({ messages: [{ role: "user", content: { type: "text", text: `hi ${args["who"]}` } }] }),
+        complete: {
+          who: (value, { arguments: args }) => ["ada", "alan", "bob"].filter((n) => n.startsWith(value)).map((n) => (args.mood ? `${n} (${args.mood})` : n)),
+        },
+        get: (args) => ({ messages: [{ role: "user", content: { type: "text", text: `hi ${args.who}` } }] }),
       },
     ],
     setup: (ctx) => {
@@ -71,7 +73,11 @@ describe("argument completion", { timeout: 30_000 }, () => {
       const { client } = await connectV2(cleanup, at("only=notes"), era);
       const prompt = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "a" } });
       assert.deepEqual(prompt.completion, { values: ["ada", "alan"], total: 2, hasMore: false });
-      const withContext = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "b" }, context: { arguments: { mood: "sunny" } } });
+      const withContext = await client.complete({
+        ref: { type: "ref/prompt", name: "greet" },
+        argument: { name: "who", value: "b" },
+        context: { arguments: { mood: "sunny" } },
+      });
       assert.deepEqual(withContext.completion, { values: ["bob (sunny)"], total: 1, hasMore: false });
       const template = await client.complete({ ref: { type: "ref/resource", uri: "note://{id}" }, argument: { name: "id", value: "ap" } });
       assert.deepEqual(template.completion, { values: ["apple"], total: 1, hasMore: false });

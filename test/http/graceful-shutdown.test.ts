@@ -23,7 +23,10 @@ describe("graceful shutdown", () => {
 
   it("closes a keep-alive socket that never sent a request instead of waiting for the client", suiteTimeout, async () => {
     let disposed = false;
-    const host = buildHost([defineExtension({ name: "x", tools: [defineTool({ name: "t", handler: () => ({ content: [] }) })], dispose: () => void (disposed = true) })], { name: "t", logger: silentLogger });
+    const host = buildHost(
+      [defineExtension({ name: "x", tools: [defineTool({ name: "t", handler: () => ({ content: [] }) })], dispose: () => void (disposed = true) })],
+      { name: "t", logger: silentLogger },
+    );
     await host.start();
     const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
     const socket = await openIdleSocket(Number(served.baseUrl.port));
@@ -50,10 +53,25 @@ describe("graceful shutdown", () => {
     const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
     await host.start();
     const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "slow",
+        arguments: {},
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+      },
+    });
     const response = fetch(served.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "slow",
+      },
       body,
     });
     await running;

@@ -42,7 +42,12 @@ describe("DNS-rebinding protection", { timeout: 30_000 }, () => {
     const { url, baseUrl } = await serveHost(cleanup, extensions);
     const port = baseUrl.port;
     for (const path of ["/mcp?only=a", "/healthz", "/toolsets"]) {
-      const refused = await raw({ url: new URL(path, baseUrl), method: path.startsWith("/mcp") ? "POST" : "GET", headers: { ...LEGACY_POST_HEADERS, host: `evil.example.com:${port}` }, body: path.startsWith("/mcp") ? legacyInitialize() : undefined });
+      const refused = await raw({
+        url: new URL(path, baseUrl),
+        method: path.startsWith("/mcp") ? "POST" : "GET",
+        headers: { ...LEGACY_POST_HEADERS, host: `evil.example.com:${port}` },
+        body: path.startsWith("/mcp") ? legacyInitialize() : undefined,
+      });
       assert.equal(refused.status, 403, path);
       assert.deepEqual(refused.json, {
         jsonrpc: "2.0",
@@ -118,7 +123,11 @@ describe("CORS", { timeout: 30_000 }, () => {
   it("sends no CORS headers when CORS is not configured", async () => {
     const { url } = await serveHost(cleanup, extensions);
     const origin = "http://localhost:5173";
-    const preflight = await raw({ url, method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "mcp-session-id" } });
+    const preflight = await raw({
+      url,
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "mcp-session-id" },
+    });
     assert.equal(preflight.headers["access-control-allow-origin"], undefined);
     assert.equal(preflight.headers["access-control-allow-headers"], undefined);
     const post = await rawLegacyInitialize(url, { origin });
@@ -134,7 +143,11 @@ describe("bad input never gets a 500", { timeout: 30_000 }, () => {
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { padding: "x".repeat(2048) } });
     const response = await raw({ url, method: "POST", headers: LEGACY_POST_HEADERS, body: big });
     assert.equal(response.status, 413);
-    assert.deepEqual(response.json, { jsonrpc: "2.0", error: { code: -32600, message: "Request body too large: the limit is 1024 bytes (http.maxBodyBytes)." }, id: null });
+    assert.deepEqual(response.json, {
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Request body too large: the limit is 1024 bytes (http.maxBodyBytes)." },
+      id: null,
+    });
     assert.equal((await rawLegacyInitialize(url)).status, 200, "a body under the limit is served");
   });
 
@@ -174,7 +187,7 @@ describe("bad input never gets a 500", { timeout: 30_000 }, () => {
     for (const method of ["GET", "DELETE"]) {
       const response = await raw({ url, method, headers: { accept: "text/event-stream" } });
       assert.equal(response.status, 405, method);
-      assert.equal(response.headers["allow"], "POST");
+      assert.equal(response.headers.allow, "POST");
       assert.deepEqual(response.json, {
         jsonrpc: "2.0",
         error: { code: -32000, message: `Method not allowed: ${method} needs a 2025-era session (Mcp-Session-Id); the 2026-07-28 protocol uses POST only.` },
@@ -187,7 +200,11 @@ describe("bad input never gets a 500", { timeout: 30_000 }, () => {
     const { baseUrl } = await serveHost(cleanup, extensions);
     const response = await raw({ url: new URL("/nope", baseUrl) });
     assert.equal(response.status, 404);
-    assert.deepEqual(response.json, { jsonrpc: "2.0", error: { code: -32601, message: "Not found: GET /nope. The MCP endpoint is /mcp; see also /toolsets and /healthz." }, id: null });
+    assert.deepEqual(response.json, {
+      jsonrpc: "2.0",
+      error: { code: -32601, message: "Not found: GET /nope. The MCP endpoint is /mcp; see also /toolsets and /healthz." },
+      id: null,
+    });
   });
 });
 
@@ -221,7 +238,11 @@ describe("bugs", { timeout: 30_000 }, () => {
     for (const era of ["legacy", "modern"] as const) {
       const { client } = await connectV2(cleanup, url, era);
       assert.equal(errorText(await client.callTool({ name: "explode", arguments: {} })), "the widget is out of sprockets", era);
-      assert.deepEqual((await client.callTool({ name: "fine", arguments: {} })).content, [{ type: "text", text: "fine" }], `${era}: the connection still serves`);
+      assert.deepEqual(
+        (await client.callTool({ name: "fine", arguments: {} })).content,
+        [{ type: "text", text: "fine" }],
+        `${era}: the connection still serves`,
+      );
     }
   });
 });

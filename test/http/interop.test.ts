@@ -10,15 +10,22 @@ import { Cleanup, connectV1, connectV2, serveHost } from "../helpers/http-host.j
 
 const notes: McpExtension = {
   name: "notes",
-  toolsets: [{ name: "notes", description: "Notes" }, { name: "admin", default: false }],
+  toolsets: [
+    { name: "notes", description: "Notes" },
+    { name: "admin", default: false },
+  ],
   tools: [
     {
       name: "find_note",
       title: "Find a note",
       description: "Finds notes whose title contains the query",
-      inputSchema: { type: "object", properties: { query: { type: "string", description: "words to look for" }, limit: { type: "integer", minimum: 1 } }, required: ["query"] },
+      inputSchema: {
+        type: "object",
+        properties: { query: { type: "string", description: "words to look for" }, limit: { type: "integer", minimum: 1 } },
+        required: ["query"],
+      },
       annotations: { readOnlyHint: true },
-      handler: (args) => ({ content: [{ type: "text", text: `found 1 note for "${String(args["query"])}"` }] }),
+      handler: (args) => ({ content: [{ type: "text", text: `found 1 note for "${String(args.query)}"` }] }),
     },
     { name: "purge", toolset: "admin", annotations: { destructiveHint: true }, handler: () => ({ content: [{ type: "text", text: "purged" }] }) },
   ],
@@ -42,7 +49,8 @@ async function inspector(cleanupList: Cleanup, args: string[]): Promise<{ code: 
 }
 
 type Tool = { name: string; title?: string; description?: string; inputSchema: unknown; annotations?: unknown };
-const shape = (tools: Tool[]) => tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
+const shape = (tools: Tool[]) =>
+  tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
 
 describe("interop at one URL", { timeout: 60_000 }, () => {
   for (const [label, query, headers] of [
@@ -54,7 +62,12 @@ describe("interop at one URL", { timeout: 60_000 }, () => {
       const { at } = await serveHost(cleanup, [notes]);
       const url = at(query);
       const headerArgs = Object.entries(headers).flatMap(([k, v]) => ["--header", `${k}: ${v}`]);
-      const expectedNames = query === "only=notes" ? ["find_note", "list_server_toolsets"] : query ? ["find_note", "list_server_toolsets", "purge"] : ["list_server_toolsets", "purge"];
+      const expectedNames =
+        query === "only=notes"
+          ? ["find_note", "list_server_toolsets"]
+          : query
+            ? ["find_note", "list_server_toolsets", "purge"]
+            : ["list_server_toolsets", "purge"];
       const call = expectedNames.includes("find_note")
         ? { name: "find_note", args: { query: "milk" }, text: 'found 1 note for "milk"' }
         : { name: "purge", args: {}, text: "purged" };
@@ -71,8 +84,11 @@ describe("interop at one URL", { timeout: 60_000 }, () => {
       assert.equal(listed.code, 0, listed.stderr);
       lists["inspector-cli"] = shape(listed.json.tools as Tool[]);
 
-      const reference = lists["v1"] as Tool[];
-      assert.deepEqual(reference.map((t) => t.name), expectedNames);
+      const reference = lists.v1 as Tool[];
+      assert.deepEqual(
+        reference.map((t) => t.name),
+        expectedNames,
+      );
       assert.deepEqual(lists, { v1: reference, "v2 default": reference, "v2 pinned": reference, "inspector-cli": reference });
 
       const results: Record<string, unknown> = {
@@ -81,7 +97,17 @@ describe("interop at one URL", { timeout: 60_000 }, () => {
         "v2 pinned": (await v2Pinned.client.callTool({ name: call.name, arguments: call.args })).content,
       };
       const toolArgs = Object.entries(call.args).flatMap(([k, v]) => ["--tool-arg", `${k}=${String(v)}`]);
-      const called = await inspector(cleanup, [url.href, "--transport", "http", "--method", "tools/call", "--tool-name", call.name, ...toolArgs, ...headerArgs]);
+      const called = await inspector(cleanup, [
+        url.href,
+        "--transport",
+        "http",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        call.name,
+        ...toolArgs,
+        ...headerArgs,
+      ]);
       assert.equal(called.code, 0, called.stderr);
       assert.notEqual(called.json.isError, true, JSON.stringify(called.json));
       results["inspector-cli"] = called.json.content;

@@ -28,7 +28,10 @@ const notes: McpExtension = {
     { name: "count", handler: () => ({ content: [{ type: "text", text: "3 notes" }] }) },
     {
       name: "ask_title",
-      handler: () => inputRequired({ inputRequests: { title: inputRequired.elicit({ message: "Title?", requestedSchema: { type: "object", properties: { title: { type: "string" } } } }) } }),
+      handler: () =>
+        inputRequired({
+          inputRequests: { title: inputRequired.elicit({ message: "Title?", requestedSchema: { type: "object", properties: { title: { type: "string" } } } }) },
+        }),
     },
   ],
 };
@@ -56,7 +59,10 @@ describe("legacy sessions (stateful, the default)", { timeout: 30_000 }, () => {
 
     const listed = await rawLegacyToolsList(url, sessionId);
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.json.result.tools.map((t: { name: string }) => t.name), ["ask_title", "count", "list_server_toolsets"]);
+    assert.deepEqual(
+      listed.json.result.tools.map((t: { name: string }) => t.name),
+      ["ask_title", "count", "list_server_toolsets"],
+    );
 
     const ended = await raw({ url, method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } });
     assert.equal(ended.status, 200);

@@ -6,7 +6,18 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { ExtensionContext, McpExtension } from "../../src/extension/types.js";
-import { Cleanup, callText, connectV1, connectV2, deferred, listedTools, serveHost, watchLegacyStreams, type ToolClient, type V2Era } from "../helpers/http-host.js";
+import {
+  Cleanup,
+  callText,
+  connectV1,
+  connectV2,
+  deferred,
+  listedTools,
+  serveHost,
+  watchLegacyStreams,
+  type ToolClient,
+  type V2Era,
+} from "../helpers/http-host.js";
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
@@ -97,7 +108,10 @@ describe("list changes reach clients", { timeout: 30_000 }, () => {
     ctx().addTool({ name: "added", handler: () => text("new") });
 
     const relisted = await Promise.all(told.map((l) => l.firstTold));
-    assert.deepEqual(relisted, told.map(() => ["added", "count", "list_server_toolsets"]));
+    assert.deepEqual(
+      relisted,
+      told.map(() => ["added", "count", "list_server_toolsets"]),
+    );
     for (const l of told) {
       assert.deepEqual(await listedTools(l.client), ["added", "count", "list_server_toolsets"], l.label);
       assert.equal(await callText(l.client, "added"), "new", l.label);
@@ -122,7 +136,10 @@ describe("list changes reach clients", { timeout: 30_000 }, () => {
     const { client: waker } = await connectV2(cleanup, at("only=lazy"), "modern");
     assert.deepEqual(await listedTools(waker), ["lazy_tool", "list_server_toolsets"]);
 
-    assert.deepEqual(await Promise.all(told.map((l) => l.firstTold)), told.map(() => ["count", "lazy_tool", "list_server_toolsets"]));
+    assert.deepEqual(
+      await Promise.all(told.map((l) => l.firstTold)),
+      told.map(() => ["count", "lazy_tool", "list_server_toolsets"]),
+    );
     for (const l of told) assert.equal(await callText(l.client, "lazy_tool"), "awake", l.label);
     for (const l of untold) {
       assert.deepEqual(await listedTools(l.client), ["list_server_toolsets", "other_tool"]);

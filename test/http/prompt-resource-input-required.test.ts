@@ -19,7 +19,11 @@ const extension = defineExtension({
       description: "A pitch, for an audience the user names",
       get: (_args, ctx) => {
         const answer = acceptedContent(ctx.inputResponses, "audience", Audience);
-        if (!answer) return inputRequired({ inputRequests: { audience: inputRequired.elicit({ message: "For whom?", requestedSchema: Audience }) }, requestState: "pitch-1" });
+        if (!answer)
+          return inputRequired({
+            inputRequests: { audience: inputRequired.elicit({ message: "For whom?", requestedSchema: Audience }) },
+            requestState: "pitch-1",
+          });
         return { messages: [{ role: "user", content: { type: "text", text: `Pitch to ${answer.audience} (state ${ctx.requestState<string>()})` } }] };
       },
     },
@@ -47,7 +51,10 @@ for (const era of ["legacy", "modern"] as const) {
       await host.start();
       served = await listenHost(host, { port: 0 });
       asked = [];
-      client = new Client({ name: "c", version: "1" }, { capabilities: { elicitation: { form: {} } }, ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}) });
+      client = new Client(
+        { name: "c", version: "1" },
+        { capabilities: { elicitation: { form: {} } }, ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}) },
+      );
       client.setRequestHandler("elicitation/create", async (request) => {
         asked.push(String((request.params as { message?: unknown }).message));
         return { action: "accept", content: { audience: "engineers" } };

@@ -21,7 +21,8 @@ const extension = defineExtension({
         const answer = acceptedContent(ctx.inputResponses, "who", Name);
         const state = ctx.requestState<string>();
         if (state !== undefined && state !== "asked-once") handlerSawTamperedRetry = true;
-        if (!answer) return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Name?", requestedSchema: Name }) }, requestState: "asked-once" });
+        if (!answer)
+          return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Name?", requestedSchema: Name }) }, requestState: "asked-once" });
         return { content: [{ type: "text", text: `hello ${answer.name}, state=${state}` }] };
       },
     }),
@@ -32,19 +33,36 @@ const MODERN = "2026-07-28";
 function modernCall(url: URL, id: number, params: Record<string, unknown>): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "greet_twice" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": "greet_twice",
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id,
       method: "tools/call",
-      params: { name: "greet_twice", arguments: {}, ...params, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } } },
+      params: {
+        name: "greet_twice",
+        arguments: {},
+        ...params,
+        _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } },
+      },
     }),
   });
 }
 
 async function rpcBody(response: Response): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
   const text = await response.text();
-  const data = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).pop() ?? "{}";
+  const data = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .pop() ?? "{}");
   return JSON.parse(data);
 }
 
@@ -73,8 +91,8 @@ describe("request state sealing", () => {
 
   it("sends the state signed, not as the handler wrote it", async () => {
     const first = await rpcBody(await modernCall(served.url, 1, {}));
-    assert.equal(first.result?.["resultType"], "input_required");
-    const state = first.result?.["requestState"];
+    assert.equal(first.result?.resultType, "input_required");
+    const state = first.result?.requestState;
     assert.equal(typeof state, "string");
     assert.notEqual(state, "asked-once");
     assert.match(String(state), /^v1\./);
@@ -82,12 +100,14 @@ describe("request state sealing", () => {
 
   it("refuses a retry whose state was tampered with, before the handler runs", async () => {
     const first = await rpcBody(await modernCall(served.url, 2, {}));
-    const state = String(first.result?.["requestState"]);
+    const state = String(first.result?.requestState);
     const [version, body, mac] = state.split(".");
     const forged = JSON.parse(Buffer.from(body!, "base64url").toString("utf8")) as { p: unknown };
     forged.p = "approved-by-admin";
     const tampered = `${version}.${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${mac}`;
-    const retry = await rpcBody(await modernCall(served.url, 3, { requestState: tampered, inputResponses: { who: { action: "accept", content: { name: "Eve" } } } }));
+    const retry = await rpcBody(
+      await modernCall(served.url, 3, { requestState: tampered, inputResponses: { who: { action: "accept", content: { name: "Eve" } } } }),
+    );
     assert.equal(retry.error?.code, -32602);
     assert.equal(handlerSawTamperedRetry, false);
   });

@@ -50,7 +50,13 @@ const modernToolsList = JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
   method: "tools/list",
-  params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } } },
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    },
+  },
 });
 
 describe("serverFactory", { timeout: 30_000 }, () => {
@@ -71,7 +77,13 @@ describe("serverFactory", { timeout: 30_000 }, () => {
       ["/MCP (case)", new URL("/MCP?only=a", baseUrl), {}],
     ];
     for (const [label, target, headers] of targets) {
-      attempts.push({ label: `${label} legacy initialize`, url: target, method: "POST", headers: { ...LEGACY_POST_HEADERS, ...headers }, body: legacyInitialize() });
+      attempts.push({
+        label: `${label} legacy initialize`,
+        url: target,
+        method: "POST",
+        headers: { ...LEGACY_POST_HEADERS, ...headers },
+        body: legacyInitialize(),
+      });
       attempts.push({ label: `${label} modern tools/list`, url: target, method: "POST", headers: { ...MODERN_HEADERS, ...headers }, body: modernToolsList });
       attempts.push({ label: `${label} GET`, url: target, method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": "x", ...headers } });
       attempts.push({ label: `${label} DELETE`, url: target, method: "DELETE", headers: { "mcp-session-id": "x", ...headers } });

@@ -17,7 +17,12 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
-const toolsetOf = (name: string, extra: Partial<McpExtension> = {}): McpExtension => ({ name, toolsets: [{ name, default: false }], tools: [{ name: `${name}_tool`, handler: () => text(name) }], ...extra });
+const toolsetOf = (name: string, extra: Partial<McpExtension> = {}): McpExtension => ({
+  name,
+  toolsets: [{ name, default: false }],
+  tools: [{ name: `${name}_tool`, handler: () => text(name) }],
+  ...extra,
+});
 
 describe("the serving port", () => {
   it("serves a build made before serving started, through the same built.server", async () => {
@@ -37,7 +42,12 @@ describe("the serving port", () => {
     await host.start();
     cleanup.add(() => host.stop());
     const first = createHostApp(host);
-    assert.throws(() => createHostApp(host), (e: unknown) => isMcpHostError(e, "HOST_ALREADY_SERVED") && e.message === 'host "port" is already being served over HTTP; close the first app (hostApp.close()) before serving it again, or build a second host');
+    assert.throws(
+      () => createHostApp(host),
+      (e: unknown) =>
+        isMcpHostError(e, "HOST_ALREADY_SERVED") &&
+        e.message === 'host "port" is already being served over HTTP; close the first app (hostApp.close()) before serving it again, or build a second host',
+    );
     await first.close();
     const served = await listenHost(host, { port: 0 });
     cleanup.add(() => served.close({ stopHost: false }));
@@ -76,7 +86,9 @@ describe("the serving port", () => {
     const { at } = await serveHost(cleanup, [watched, toolsetOf("b"), toolsetOf("c"), toolsetOf("d")], { host: { maxBuilds: 1 } });
     const told = deferred<string[]>();
     const { client } = await connectV2(cleanup, at("only=watched"), "modern", {
-      clientOptions: { listChanged: { tools: { debounceMs: 0, onChanged: (error, tools) => told.resolve(error ? [error.message] : (tools ?? []).map((t) => t.name)) } } },
+      clientOptions: {
+        listChanged: { tools: { debounceMs: 0, onChanged: (error, tools) => told.resolve(error ? [error.message] : (tools ?? []).map((t) => t.name)) } },
+      },
     });
     assert.ok(client.autoOpenedSubscription, "the client listens on a subscriptions/listen stream");
     for (const other of ["b", "c", "d"]) {

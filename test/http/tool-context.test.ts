@@ -50,7 +50,11 @@ const kit: McpExtension = {
       handler: (_args, ctx) => {
         const answer = inputResponse(ctx.inputResponses, "llm");
         if (answer.kind !== "sampling") {
-          return inputRequired({ inputRequests: { llm: inputRequired.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Summarise: notes" } }], maxTokens: 20 }) } });
+          return inputRequired({
+            inputRequests: {
+              llm: inputRequired.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Summarise: notes" } }], maxTokens: 20 }),
+            },
+          });
         }
         const content = answer.result.content as { type: string; text?: string };
         return { content: [{ type: "text", text: `summary: ${content.text} (${answer.result.model})` }] };
@@ -125,7 +129,9 @@ describe("tool context over HTTP", { timeout: 30_000 }, () => {
       const c = await connect(kind, at("only=kit"), { capabilities: false });
       const progress: unknown[] = [];
       const onprogress = (p: unknown) => void progress.push(p);
-      const result = c.v2 ? await c.v2.callTool({ name: "work", arguments: {} }, { onprogress }) : await c.v1!.callTool({ name: "work", arguments: {} }, undefined, { onprogress });
+      const result = c.v2
+        ? await c.v2.callTool({ name: "work", arguments: {} }, { onprogress })
+        : await c.v1!.callTool({ name: "work", arguments: {} }, undefined, { onprogress });
       assert.deepEqual(result.content, [{ type: "text", text: "worked" }]);
       assert.deepEqual(progress, [
         { progress: 1, total: 2, message: "half way" },
@@ -191,7 +197,11 @@ describe("tool context over HTTP", { timeout: 30_000 }, () => {
         errorText(await clientOf(c).callTool({ name: "summarise", arguments: {} })),
         "Cannot request input 'llm' (sampling/createMessage): the client on this 2025-era connection did not declare the required capability",
       );
-      assert.equal(await callText(clientOf(c), "whoami"), JSON.stringify({ era: "legacy", auth: null, selection: { active: ["kit"], unknown: [] } }), "the session still works");
+      assert.equal(
+        await callText(clientOf(c), "whoami"),
+        JSON.stringify({ era: "legacy", auth: null, selection: { active: ["kit"], unknown: [] } }),
+        "the session still works",
+      );
     });
   }
 

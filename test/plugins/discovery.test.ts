@@ -23,7 +23,10 @@ describe("first-party plugins are found by discovery", () => {
   it("each plugin's package.json names its built module in mcpExtensions, and the build produced it", () => {
     for (const [name, packageName] of PLUGINS) {
       const manifest = JSON.parse(readFileSync(`${root}plugins/${name}/package.json`, "utf8")) as Record<string, unknown>;
-      assert.deepEqual([manifest.name, manifest.type, manifest.mcpExtensions, manifest.main], [packageName, "module", { [name]: "./dist/index.js" }, "./dist/index.js"]);
+      assert.deepEqual(
+        [manifest.name, manifest.type, manifest.mcpExtensions, manifest.main],
+        [packageName, "module", { [name]: "./dist/index.js" }, "./dist/index.js"],
+      );
       assert.ok(existsSync(`${root}plugins/${name}/dist/index.js`), `plugins/${name}/dist/index.js is missing: run npm run build`);
     }
   });
@@ -36,13 +39,19 @@ describe("first-party plugins are found by discovery", () => {
       mine.map((loaded) => [loaded.extension.name, loaded.packageName, loaded.packageVersion, loaded.source]),
       PLUGINS.map(([name, packageName]) => [name, packageName, "0.1.0", `package "${packageName}" (${name}: ./dist/index.js)`]),
     );
-    assert.deepEqual(result.failures.filter((failure) => PLUGINS.some(([name, packageName]) => failure.source.includes(packageName) || failure.name === name)), []);
+    assert.deepEqual(
+      result.failures.filter((failure) => PLUGINS.some(([name, packageName]) => failure.source.includes(packageName) || failure.name === name)),
+      [],
+    );
   });
 
   it("the loaded plugins serve together: cross-package tool extension, onServer note, units woken by name", async () => {
     const { logger, records } = memoryLogger();
     const loaded = await loadExtensions({ cwd: root, names: PLUGINS.map(([name]) => name), options: { time: { defaultZone: "Europe/Berlin" } }, logger });
-    assert.deepEqual(loaded.extensions.map((e) => e.extension.name), ["text", "time", "units"]);
+    assert.deepEqual(
+      loaded.extensions.map((e) => e.extension.name),
+      ["text", "time", "units"],
+    );
     const host = buildHost(loaded, { name: "plugins", logger });
     await host.start();
     try {
@@ -61,7 +70,12 @@ describe("first-party plugins are found by discovery", () => {
           "text_stats",
           "time_between",
         ]);
-        const converted = await callStructured(client, "convert_time", { time: "9:15 am", source_timezone: "America/Chicago", target_timezones: ["Europe/Berlin"], date: "2025-07-01" });
+        const converted = await callStructured(client, "convert_time", {
+          time: "9:15 am",
+          source_timezone: "America/Chicago",
+          target_timezones: ["Europe/Berlin"],
+          date: "2025-07-01",
+        });
         assert.equal((converted.targets as Array<{ time: string }>)[0]!.time, "16:15:00");
         assert.equal((await callStructured(client, "current_time", {})).timezone, "Europe/Berlin");
         assert.match(client.getInstructions() ?? "", /This server's default time zone is Europe\/Berlin\./);

@@ -42,7 +42,11 @@ describe("close", () => {
 
   it("closes in reverse order of opening", async () => {
     const [a, b, c] = [deferred(), deferred(), deferred()];
-    const registry = h.make([ServerSpec.custom("a", inProcess("a", a.promise)), ServerSpec.custom("b", inProcess("b", b.promise)), ServerSpec.custom("c", inProcess("c", c.promise))]);
+    const registry = h.make([
+      ServerSpec.custom("a", inProcess("a", a.promise)),
+      ServerSpec.custom("b", inProcess("b", b.promise)),
+      ServerSpec.custom("c", inProcess("c", c.promise)),
+    ]);
     const connected = registry.connect();
     const waitFor = (name: string) => h.logged(serverLog(name, "connected (legacy era)"), `server ${name} to be connected`);
     b.resolve();
@@ -82,7 +86,10 @@ describe("close", () => {
     );
     assert.equal(error.message, "2 server(s) did not close cleanly: bad1, bad2");
     assert.equal(alive(pid), false, "the stdio child was closed although others failed");
-    assert.deepEqual(registry.status().map((s) => s.state), ["closed", "closed", "closed", "closed"]);
+    assert.deepEqual(
+      registry.status().map((s) => s.state),
+      ["closed", "closed", "closed", "closed"],
+    );
     assert.equal(await registry.close().catch(() => "same"), "same", "close() is idempotent");
   });
 
@@ -94,7 +101,10 @@ describe("close", () => {
     assert.deepEqual(await stream.next(), { value: undefined, done: true });
     await assert.rejects(registry.listTools(), (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"));
     await assert.rejects(registry.callTool("echo"), (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"));
-    assert.throws(() => void registry.connect(), (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"));
+    assert.throws(
+      () => void registry.connect(),
+      (e) => isMcpHostError(e, "MCP_REGISTRY_CLOSED"),
+    );
   });
 
   it("ends a 2025 HTTP session on close", async () => {

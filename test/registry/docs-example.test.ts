@@ -51,6 +51,12 @@ describe("docs/registry.md example", () => {
         "",
       ].join("\n"),
     );
-    await untilProcesses(() => !processTable().some((p) => p.cmd.includes(".bin/mcp-server-everything") || p.cmd.includes("npx --no-install mcp-server-everything") || p.cmd.includes(file)), "the example's processes to be gone");
+    await untilProcesses(
+      () =>
+        !processTable().some(
+          (p) => p.cmd.includes(".bin/mcp-server-everything") || p.cmd.includes("npx --no-install mcp-server-everything") || p.cmd.includes(file),
+        ),
+      "the example's processes to be gone",
+    );
   });
 });

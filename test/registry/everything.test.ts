@@ -6,7 +6,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ServerSpec, toText } from "../../src/registry/index.js";
-import { EVERYTHING, EVERYTHING_DOCS, EVERYTHING_OFFER, everythingStdio, freePort, legacyStdio, minimalEnv, registryHarness } from "../helpers/registry/harness.js";
+import {
+  EVERYTHING,
+  EVERYTHING_DOCS,
+  EVERYTHING_OFFER,
+  everythingStdio,
+  freePort,
+  legacyStdio,
+  minimalEnv,
+  registryHarness,
+} from "../helpers/registry/harness.js";
 
 /** Resolves once the server says on stderr that it listens; rejects if it exits first. */
 function listening(child: ChildProcess): Promise<void> {
@@ -28,7 +37,10 @@ describe("server-everything", () => {
   before(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
-    http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     h.tracker.ignore(http.pid!);
     await listening(http);
   });
@@ -54,17 +66,29 @@ describe("server-everything", () => {
     await registry.connect();
     assert.deepEqual(registry.unavailable, []);
     assert.equal(registry.status()[0]!.era, "legacy");
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), EVERYTHING_OFFER.tools);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      EVERYTHING_OFFER.tools,
+    );
     assert.equal(toText(await registry.callTool("echo", { message: "over http" })), "Echo: over http");
-    assert.match(toText(await registry.callTool("get-tiny-image")), /^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]\nThe image above is the MCP logo\.$/);
+    assert.match(
+      toText(await registry.callTool("get-tiny-image")),
+      /^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]\nThe image above is the MCP logo\.$/,
+    );
     assert.deepEqual(await registry.callTool("get-structured-content", { location: "New York" }), {
       content: [{ type: "text", text: '{"temperature":33,"conditions":"Cloudy","humidity":82}' }],
       structuredContent: { temperature: 33, conditions: "Cloudy", humidity: 82 },
     });
     const resources = await registry.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), EVERYTHING_OFFER.documents.map((d) => `demo://resource/static/document/${d}`));
+    assert.deepEqual(
+      resources.map((r) => r.uri),
+      EVERYTHING_OFFER.documents.map((d) => `demo://resource/static/document/${d}`),
+    );
     assert.equal(toText(await registry.readResource(resources[0]!.uri)), readFileSync(join(EVERYTHING_DOCS, "architecture.md"), "utf8"));
-    assert.deepEqual((await registry.listPrompts()).map((p) => p.name), EVERYTHING_OFFER.prompts);
+    assert.deepEqual(
+      (await registry.listPrompts()).map((p) => p.name),
+      EVERYTHING_OFFER.prompts,
+    );
     assert.equal(toText(await registry.getPrompt("args-prompt", { city: "Paris" })), "What's weather in Paris?");
   });
 });

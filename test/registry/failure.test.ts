@@ -31,9 +31,16 @@ describe("failure classification", () => {
     assert.equal(classifyFailure(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")).kind, "maybe-ran");
     assert.equal(classifyFailure(errno("ECONNRESET")).kind, "maybe-ran");
     assert.equal(classifyFailure(errno("UND_ERR_SOCKET")).kind, "maybe-ran");
-    assert.deepEqual(classifyFailure(new ProtocolError(-32602, "MCP error -32602: bad")), { kind: "rejected", detail: "JSON-RPC error -32602: bad", rpcCode: -32602 });
+    assert.deepEqual(classifyFailure(new ProtocolError(-32602, "MCP error -32602: bad")), {
+      kind: "rejected",
+      detail: "JSON-RPC error -32602: bad",
+      rpcCode: -32602,
+    });
     assert.equal(classifyFailure(new SdkError(SdkErrorCode.RequestTimeout, "Request timed out")).kind, "timeout");
-    assert.deepEqual(classifyFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 500 })), { kind: "rejected", detail: "the server answered HTTP 500" });
+    assert.deepEqual(classifyFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "x", { status: 500 })), {
+      kind: "rejected",
+      detail: "the server answered HTTP 500",
+    });
   });
 
   it("keeps the registry's own message, and never adds the server's name to a detail", () => {

@@ -37,7 +37,15 @@ describe("redaction", () => {
     const warning = h.records.find((r) => r.level === "warn")!;
     assert.deepEqual(warning.prefix, ["github"]);
     assert.equal(warning.message, `unavailable (list): ${entry!.message.slice('server "github" '.length)}`);
-    assert.equal((await h.logged(stderrLine("github", (l) => l.startsWith("env TOKEN=")), "the env line")).message, "env TOKEN=<redacted>");
+    assert.equal(
+      (
+        await h.logged(
+          stderrLine("github", (l) => l.startsWith("env TOKEN=")),
+          "the env line",
+        )
+      ).message,
+      "env TOKEN=<redacted>",
+    );
     assertNoSecrets(entry!.message);
   });
 
@@ -62,11 +70,17 @@ describe("redaction", () => {
       const headers = { "X-Tenant": "tenant-one", Authorization: HEADER };
       const failing = h.make([ServerSpec.http("tenant-one", down.url, { headers, era: "legacy" })]);
       await failing.connect();
-      assert.deepEqual(failing.unavailable.map((u) => u.message), ['server "tenant-one" could not be connected: the server answered HTTP 500']);
+      assert.deepEqual(
+        failing.unavailable.map((u) => u.message),
+        ['server "tenant-one" could not be connected: the server answered HTTP 500'],
+      );
 
       const registry = h.make([ServerSpec.http("tenant-one", up.url, { headers, era: "legacy" })]);
       const text = toText(await registry.callTool("reject"));
-      assert.equal(text, 'tool "reject" on server "tenant-one" failed: JSON-RPC error -32602: the upstream rejects these arguments; seen <redacted> with <redacted> for tenant <redacted>');
+      assert.equal(
+        text,
+        'tool "reject" on server "tenant-one" failed: JSON-RPC error -32602: the upstream rejects these arguments; seen <redacted> with <redacted> for tenant <redacted>',
+      );
       assertNoSecrets(text, JSON.stringify(failing.unavailable));
     } finally {
       await down.stop();

@@ -22,12 +22,26 @@ describe("ServerSpec", () => {
     for (const url of ["http://localhost:3000/mcp", "http://127.0.0.1:1/mcp", "http://127.9.9.9/mcp", "http://[::1]:8080/mcp"]) {
       assert.equal(ServerSpec.http("a", url).url, url);
     }
-    refusal(() => ServerSpec.http("a", "http://mcp.example.com/mcp"), "MCP_URL_INVALID", 'server "a": the URL must use https (plain http is allowed only for localhost, 127.0.0.0/8 and [::1])');
+    refusal(
+      () => ServerSpec.http("a", "http://mcp.example.com/mcp"),
+      "MCP_URL_INVALID",
+      'server "a": the URL must use https (plain http is allowed only for localhost, 127.0.0.0/8 and [::1])',
+    );
   });
 
   it("refuses userinfo, a query string, other schemes and garbage without repeating the URL", () => {
-    refusal(() => ServerSpec.http("a", "https://user:sk-SECRET@mcp.example.com/mcp"), "MCP_URL_INVALID", 'server "a": the URL must not carry a user name or password; put credentials in headers', "sk-SECRET");
-    refusal(() => ServerSpec.http("a", "https://mcp.example.com/mcp?key=sk-SECRET"), "MCP_URL_INVALID", 'server "a": the URL must not carry a query string; put credentials in headers', "sk-SECRET");
+    refusal(
+      () => ServerSpec.http("a", "https://user:sk-SECRET@mcp.example.com/mcp"),
+      "MCP_URL_INVALID",
+      'server "a": the URL must not carry a user name or password; put credentials in headers',
+      "sk-SECRET",
+    );
+    refusal(
+      () => ServerSpec.http("a", "https://mcp.example.com/mcp?key=sk-SECRET"),
+      "MCP_URL_INVALID",
+      'server "a": the URL must not carry a query string; put credentials in headers',
+      "sk-SECRET",
+    );
     refusal(() => ServerSpec.http("a", "ws://mcp.example.com/mcp"), "MCP_URL_INVALID", 'server "a": the URL must use https');
     refusal(() => ServerSpec.http("a", "not a url sk-SECRET"), "MCP_URL_INVALID", 'server "a": the URL is not a valid absolute URL', "sk-SECRET");
   });
@@ -35,7 +49,11 @@ describe("ServerSpec", () => {
   it("needs a non-blank name", () => {
     refusal(() => ServerSpec.stdio("", "node"), "MCP_SERVER_NAME_INVALID", 'a stdio server needs a non-empty name (got "")');
     refusal(() => ServerSpec.http("  ", "https://x.example/mcp"), "MCP_SERVER_NAME_INVALID", 'a http server needs a non-empty name (got "  ")');
-    refusal(() => ServerSpec.custom(undefined as unknown as string, () => ({}) as never), "MCP_SERVER_NAME_INVALID", "a custom server needs a non-empty name (got undefined)");
+    refusal(
+      () => ServerSpec.custom(undefined as unknown as string, () => ({}) as never),
+      "MCP_SERVER_NAME_INVALID",
+      "a custom server needs a non-empty name (got undefined)",
+    );
     // A spec written by hand is checked by the registry too.
     const unnamed = { ...ServerSpec.stdio("git", "uvx"), name: " " };
     refusal(() => new McpRegistry([unnamed]), "MCP_SERVER_NAME_INVALID", 'a stdio server needs a non-empty name (got " ")');
@@ -44,7 +62,11 @@ describe("ServerSpec", () => {
   it("needs a command, string args and well-formed env names", () => {
     refusal(() => ServerSpec.stdio("git", " "), "MCP_TRANSPORT_INVALID", 'server "git": a stdio server needs a command');
     refusal(() => ServerSpec.stdio("git", "uvx", [1 as unknown as string]), "MCP_TRANSPORT_INVALID", 'server "git": args must be a list of strings');
-    refusal(() => ServerSpec.stdio("git", "uvx", [], { env: { "BAD KEY": "x" } }), "MCP_TRANSPORT_INVALID", 'server "git": env.BAD KEY must be a variable name with a string value');
+    refusal(
+      () => ServerSpec.stdio("git", "uvx", [], { env: { "BAD KEY": "x" } }),
+      "MCP_TRANSPORT_INVALID",
+      'server "git": env.BAD KEY must be a variable name with a string value',
+    );
     refusal(() => ServerSpec.custom("c", "nope" as never), "MCP_TRANSPORT_INVALID", 'server "c": a custom server needs a function that makes its transport');
     assert.deepEqual(ServerSpec.stdio("git", "uvx", ["mcp-server-git"], { env: { GIT_AUTHOR_NAME: "agent" } }), {
       env: { GIT_AUTHOR_NAME: "agent" },

@@ -95,7 +95,7 @@ export default defineExtension({
   ],
   setup(ctx) {
     context = ctx;
-    const seed = ctx.options["welcome"];
+    const seed = ctx.options.welcome;
     if (typeof seed === "string") notes.set("n0", { id: "n0", title: "Welcome", body: seed, tags: ["intro"] });
     ctx.logger.info(`notes ready with ${notes.size} note(s)`);
   },

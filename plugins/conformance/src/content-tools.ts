@@ -67,7 +67,10 @@ export const contentTools: ToolSpec<any>[] = [
       content: [
         { type: "text", text: "Multiple content types test:" },
         { type: "image", data: TEST_IMAGE_BASE64, mimeType: "image/png" },
-        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+        {
+          type: "resource",
+          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+        },
       ],
     }),
   }),

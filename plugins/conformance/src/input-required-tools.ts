@@ -22,8 +22,7 @@ function form(message: string, field: string, type: "string" | "boolean" = "stri
 const askName = () => form("What is your name?", "name");
 const askCapital = () =>
   inputRequired.createMessage({ messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }], maxTokens: 100 });
-const askGreeting = () =>
-  inputRequired.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }], maxTokens: 50 });
+const askGreeting = () => inputRequired.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }], maxTokens: 50 });
 
 function text(value: string) {
   return { content: [{ type: "text" as const, text: value }] };
@@ -158,7 +157,13 @@ export const inputRequiredTools: ToolSpec<any>[] = [
       if (capabilities.sampling !== undefined && sampledText(ctx, "capital_question") === undefined) wanted.capital_question = askCapital();
       if (capabilities.roots !== undefined && rootUris(ctx, "client_roots") === undefined) wanted.client_roots = inputRequired.listRoots();
       if (Object.keys(wanted).length > 0) return inputRequired({ inputRequests: wanted });
-      return text(`Answered: ${Object.keys(ctx.inputResponses ?? {}).sort().join(", ") || "nothing (the client declared no input capability)"}`);
+      return text(
+        `Answered: ${
+          Object.keys(ctx.inputResponses ?? {})
+            .sort()
+            .join(", ") || "nothing (the client declared no input capability)"
+        }`,
+      );
     },
   }),
 ];

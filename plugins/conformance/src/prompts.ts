@@ -36,7 +36,10 @@ export const prompts: PromptSpec[] = [
     arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }],
     get: (args) => ({
       messages: [
-        { role: "user", content: { type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: { type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } },
+        },
         { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
       ],
     }),

@@ -86,7 +86,10 @@ export function changeCase(text: string, to: CaseName): string {
     case "sentence":
       return sentenceCase(text);
     default:
-      return text.split(/\r?\n/).map((line) => identifier(line, to)).join("\n");
+      return text
+        .split(/\r?\n/)
+        .map((line) => identifier(line, to))
+        .join("\n");
   }
 }
 

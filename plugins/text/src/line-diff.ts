@@ -27,7 +27,10 @@ export function diffKeys(a: readonly string[], b: readonly string[]): Edit[] {
 }
 
 function replaceAll(n: number, m: number): Edit[] {
-  return [...Array.from({ length: n }, (_, i) => ({ op: "-" as const, a: i, b: 0 })), ...Array.from({ length: m }, (_, j) => ({ op: "+" as const, a: n, b: j }))];
+  return [
+    ...Array.from({ length: n }, (_, i) => ({ op: "-" as const, a: i, b: 0 })),
+    ...Array.from({ length: m }, (_, j) => ({ op: "+" as const, a: n, b: j })),
+  ];
 }
 
 function myers(a: readonly string[], b: readonly string[]): Edit[] | undefined {
@@ -107,7 +110,11 @@ const NO_NEWLINE = "\\ No newline at end of file";
  * @example
  * unifiedDiff("a\nb\n", "a\nc\n", { context: 3 }).diff // "--- before\n+++ after\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
  */
-export function unifiedDiff(before: string, after: string, options: { context?: number; beforeLabel?: string; afterLabel?: string; ignoreWhitespace?: boolean } = {}): UnifiedDiff {
+export function unifiedDiff(
+  before: string,
+  after: string,
+  options: { context?: number; beforeLabel?: string; afterLabel?: string; ignoreWhitespace?: boolean } = {},
+): UnifiedDiff {
   const context = options.context ?? 3;
   const a = splitLines(before);
   const b = splitLines(after);

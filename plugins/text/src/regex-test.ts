@@ -63,7 +63,7 @@ export const regexTestTool = defineTool({
     pattern: z.string().min(1).max(5000).describe("the pattern without slashes, e.g. \\b(\\d{4})-(\\d{2})\\b"),
     flags: z
       .string()
-      .regex(/^[dgimsuvy]*$/, 'flags may only contain the letters d, g, i, m, s, u, v and y')
+      .regex(/^[dgimsuvy]*$/, "flags may only contain the letters d, g, i, m, s, u, v and y")
       .default("")
       .describe('JavaScript flags, e.g. "i" or "gm"; matching always finds every match, "g" also makes replace_with replace all'),
     text: z.string().max(1_000_000).describe("the text to search"),
@@ -78,7 +78,9 @@ export const regexTestTool = defineTool({
     } catch (error) {
       const { name, message, code } = error as { name?: string; message?: string; code?: string };
       if (code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-        return errorResult(`the pattern took longer than ${REGEX_TIME_LIMIT_MS} ms on this text and was stopped; it probably backtracks catastrophically (nested quantifiers such as (a+)+). Simplify it or anchor it.`);
+        return errorResult(
+          `the pattern took longer than ${REGEX_TIME_LIMIT_MS} ms on this text and was stopped; it probably backtracks catastrophically (nested quantifiers such as (a+)+). Simplify it or anchor it.`,
+        );
       }
       if (name === "SyntaxError") return errorResult(`${message}; check the pattern's escaping (it is written without slashes) and the flags`);
       throw error;

@@ -7,8 +7,25 @@ import { pureAnnotations } from "./annotations.js";
  */
 
 const SPELLED_OUT: Readonly<Record<string, string>> = {
-  ß: "ss", ẞ: "SS", æ: "ae", Æ: "AE", ø: "o", Ø: "O", ł: "l", Ł: "L", đ: "d", Đ: "D", þ: "th", Þ: "TH", œ: "oe", Œ: "OE", ı: "i", ð: "d", Ð: "D",
-  "&": " and ", "@": " at ",
+  ß: "ss",
+  ẞ: "SS",
+  æ: "ae",
+  Æ: "AE",
+  ø: "o",
+  Ø: "O",
+  ł: "l",
+  Ł: "L",
+  đ: "d",
+  Đ: "D",
+  þ: "th",
+  Þ: "TH",
+  œ: "oe",
+  Œ: "OE",
+  ı: "i",
+  ð: "d",
+  Ð: "D",
+  "&": " and ",
+  "@": " at ",
 };
 
 export interface SlugOptions {

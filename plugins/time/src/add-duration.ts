@@ -69,7 +69,9 @@ export function addDurationTool(settings: TimeSettings) {
         const wall = wallAt(zone.zone, at);
         const monthsMoved = addMonths(wall, sign * (years * 12 + months));
         if (monthsMoved.day !== wall.day) {
-          notes.push(`day ${wall.day} does not exist in ${monthsMoved.year}-${String(monthsMoved.month).padStart(2, "0")}; used the month's last day, ${monthsMoved.day}`);
+          notes.push(
+            `day ${wall.day} does not exist in ${monthsMoved.year}-${String(monthsMoved.month).padStart(2, "0")}; used the month's last day, ${monthsMoved.day}`,
+          );
         }
         const date = addDays(monthsMoved, sign * (weeks * 7 + days));
         const resolved = resolveWall(zone.zone, { ...wall, ...date });

@@ -91,7 +91,7 @@ const DURATION = /^([+-])?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\
 export function parseDuration(input: string): Parsed<Duration> {
   const text = input.trim().toUpperCase();
   const match = DURATION.exec(text);
-  const hasPart = match !== null && match.slice(2).some((part) => part !== undefined);
+  const hasPart = match?.slice(2).some((part) => part !== undefined);
   if (match === null || !hasPart || text.endsWith("T")) {
     return {
       ok: false,

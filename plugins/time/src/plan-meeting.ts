@@ -18,7 +18,10 @@ interface Window {
 
 /** Splits "Europe/Paris, America/New_York" into names; completion works on the last one. */
 function splitZones(text: string): string[] {
-  return text.split(",").map((part) => part.trim()).filter((part) => part !== "");
+  return text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
 }
 
 function parseHours(text: string): { start: number; end: number } {
@@ -101,7 +104,9 @@ export function planMeetingPrompt(): PromptSpec {
         const last = parts.pop() ?? "";
         const before = parts.map((part) => part.trim()).filter((part) => part !== "");
         const head = before.length === 0 ? "" : `${before.join(", ")}, `;
-        return completeZone(last).filter((zone) => !before.includes(zone)).map((zone) => head + zone);
+        return completeZone(last)
+          .filter((zone) => !before.includes(zone))
+          .map((zone) => head + zone);
       },
       duration_minutes: (value) => ["15", "30", "45", "60", "90", "120"].filter((option) => option.startsWith(value.trim())),
     },
@@ -115,7 +120,8 @@ export function planMeetingPrompt(): PromptSpec {
       const organiser = zones[0];
       const date = args.date === undefined || args.date === "" ? wallAt(organiser, Date.now()) : unwrap(parseDate(args.date));
       const duration = args.duration_minutes === undefined || args.duration_minutes === "" ? 60 : Number(args.duration_minutes);
-      if (!Number.isInteger(duration) || duration < 5 || duration > 720) throw invalidParams(`duration_minutes "${args.duration_minutes}" must be a whole number of minutes from 5 to 720`);
+      if (!Number.isInteger(duration) || duration < 5 || duration > 720)
+        throw invalidParams(`duration_minutes "${args.duration_minutes}" must be a whole number of minutes from 5 to 720`);
       const hoursText = args.working_hours === undefined || args.working_hours === "" ? "09:00-17:00" : args.working_hours;
       const windows = bestWindows(slots(zones, date, parseHours(hoursText)));
       const text = [

@@ -42,7 +42,11 @@ export function zoneFacts(zone: string, now: number) {
     next_change:
       transition === undefined
         ? null
-        : { at: isoInZone(zone, transition.epochMs), utc_offset_before: formatOffset(transition.offsetBefore), utc_offset_after: formatOffset(transition.offsetAfter) },
+        : {
+            at: isoInZone(zone, transition.epochMs),
+            utc_offset_before: formatOffset(transition.offsetBefore),
+            utc_offset_after: formatOffset(transition.offsetAfter),
+          },
   };
 }
 

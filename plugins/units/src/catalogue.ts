@@ -25,7 +25,12 @@ export interface Catalogue {
 
 /** NFKC folds "µ" and "μ", "²" to "2", "℃" to "°C"; spaces and "^" are evened out. */
 export function normaliseSpelling(text: string): string {
-  return text.normalize("NFKC").trim().replace(/\s+/g, " ").replace(/\^/g, "").replace(/ ?\/ ?/g, "/");
+  return text
+    .normalize("NFKC")
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/\^/g, "")
+    .replace(/ ?\/ ?/g, "/");
 }
 
 function spellingsOf(definition: UnitDefinition): string[] {
@@ -44,10 +49,18 @@ export function buildCatalogue(definitions: readonly CategoryDefinition[]): Cata
   const folded = new Map<string, Set<Unit>>();
   const categories = definitions.map((category) => {
     const units = category.units.map((definition) => {
-      const unit: Unit = { symbol: definition.symbol, name: definition.name, category: category.name, factor: definition.factor, offset: definition.offset ?? 0, spellings: spellingsOf(definition) };
+      const unit: Unit = {
+        symbol: definition.symbol,
+        name: definition.name,
+        category: category.name,
+        factor: definition.factor,
+        offset: definition.offset ?? 0,
+        spellings: spellingsOf(definition),
+      };
       for (const spelling of unit.spellings) {
         const taken = exact.get(spelling);
-        if (taken !== undefined) throw new Error(`unit spelling "${spelling}" is claimed by both ${taken.name} (${taken.category}) and ${unit.name} (${unit.category})`);
+        if (taken !== undefined)
+          throw new Error(`unit spelling "${spelling}" is claimed by both ${taken.name} (${taken.category}) and ${unit.name} (${unit.category})`);
         exact.set(spelling, unit);
         const key = spelling.toLowerCase();
         folded.set(key, (folded.get(key) ?? new Set()).add(unit));

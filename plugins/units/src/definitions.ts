@@ -113,7 +113,14 @@ export const CATEGORIES: readonly CategoryDefinition[] = [
     units: [
       { symbol: "K", name: "kelvin", plural: "kelvin", factor: 1 },
       { symbol: "°C", name: "degree Celsius", plural: "degrees Celsius", aliases: ["C", "celsius", "centigrade", "degC"], factor: 1, offset: 273.15 },
-      { symbol: "°F", name: "degree Fahrenheit", plural: "degrees Fahrenheit", aliases: ["F", "fahrenheit", "degF"], factor: 5 / 9, offset: 273.15 - (32 * 5) / 9 },
+      {
+        symbol: "°F",
+        name: "degree Fahrenheit",
+        plural: "degrees Fahrenheit",
+        aliases: ["F", "fahrenheit", "degF"],
+        factor: 5 / 9,
+        offset: 273.15 - (32 * 5) / 9,
+      },
       { symbol: "°R", name: "degree Rankine", plural: "degrees Rankine", aliases: ["R", "rankine", "degR"], factor: 5 / 9 },
     ],
   },

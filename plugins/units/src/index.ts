@@ -55,7 +55,12 @@ export function createUnitsExtension(options: UnitsOptions = {}): McpExtension {
       const catalogue = buildCatalogue(CATEGORIES);
       state.catalogue = catalogue;
       const units = catalogue.categories.reduce((sum, category) => sum + category.units.length, 0);
-      ctx.logger.info("conversion tables built", { categories: catalogue.categories.length, units, spellings: catalogue.spellingCount, precision: state.precision });
+      ctx.logger.info("conversion tables built", {
+        categories: catalogue.categories.length,
+        units,
+        spellings: catalogue.spellingCount,
+        precision: state.precision,
+      });
     },
     dispose: () => {
       state.catalogue = undefined;

@@ -55,7 +55,9 @@ export function convertUnitsTool(state: UnitsState) {
       const target = tables.lookup(to);
       if (!target.ok) return errorResult(`to: ${target.message}`);
       if (source.unit.category !== target.unit.category) {
-        return errorResult(`cannot convert ${source.unit.category} (${source.unit.symbol}) to ${target.unit.category} (${target.unit.symbol}); both units must measure the same kind of quantity`);
+        return errorResult(
+          `cannot convert ${source.unit.category} (${source.unit.symbol}) to ${target.unit.category} (${target.unit.symbol}); both units must measure the same kind of quantity`,
+        );
       }
       let result: number;
       try {

@@ -144,7 +144,12 @@ function compileTemplates(templates: readonly Placed<ResourceTemplateSpec>[], lo
     try {
       matcher = new UriTemplate(s.uriTemplate);
     } catch (error) {
-      const failure = extensionError("EXTENSION_INVALID", t.extension, `resource template "${s.uriTemplate}" is not a valid URI template and is left out`, error);
+      const failure = extensionError(
+        "EXTENSION_INVALID",
+        t.extension,
+        `resource template "${s.uriTemplate}" is not a valid URI template and is left out`,
+        error,
+      );
       logger.warn(failure.message, { code: failure.code, extension: t.extension });
       continue;
     }

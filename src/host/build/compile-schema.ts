@@ -57,7 +57,9 @@ function compileStandard(schema: StandardSchemaV1, role: "input" | "output"): Co
   if (typeof props.jsonSchema?.input !== "function") {
     throw new Error(`its ${role} schema (vendor "${props.vendor}") cannot describe itself as JSON Schema; use zod 4 or a JSON Schema object`);
   }
-  const json = (role === "input" ? props.jsonSchema.input({ target: "draft-2020-12" }) : props.jsonSchema.output({ target: "draft-2020-12" })) as JsonSchemaObject;
+  const json = (
+    role === "input" ? props.jsonSchema.input({ target: "draft-2020-12" }) : props.jsonSchema.output({ target: "draft-2020-12" })
+  ) as JsonSchemaObject;
   if (role === "input") assertObjectRoot(json);
   return {
     json,
@@ -70,7 +72,7 @@ function compileStandard(schema: StandardSchemaV1, role: "input" | "output"): Co
 }
 
 function assertObjectRoot(schema: JsonSchemaObject): void {
-  const type = schema["type"];
+  const type = schema.type;
   if (type !== "object") {
     const shown = type === undefined ? "no type" : JSON.stringify(type);
     throw new Error(`its input schema's root is ${shown}; a tool's input schema must be an object (type: "object")`);
@@ -78,7 +80,7 @@ function assertObjectRoot(schema: JsonSchemaObject): void {
 }
 
 function compileAjv(schema: JsonSchemaObject): ValidateFunction {
-  const draft = typeof schema["$schema"] === "string" ? schema["$schema"] : "";
+  const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   const engine = draft.includes("draft-07") || draft.includes("draft-06") || draft.includes("draft-04") ? ajv07 : ajv2020;
   try {
     return engine.compile(schema);

@@ -78,5 +78,13 @@ export function compileBuild(input: CompileInput): CompiledBuild {
   };
   const factory = input.serverFactory ?? ((parts) => parts.handler);
   const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });
-  return Object.freeze({ key: input.key, toolsets: [...input.active], revision: input.revision, toolNames, instructions: draft.instructions, server, protocol });
+  return Object.freeze({
+    key: input.key,
+    toolsets: [...input.active],
+    revision: input.revision,
+    toolNames,
+    instructions: draft.instructions,
+    server,
+    protocol,
+  });
 }

@@ -96,7 +96,12 @@ export function runOnServerHooks(
       }
     } catch (error) {
       state = before;
-      const failure = extensionError("EXTENSION_HOOK_FAILED", record.name, `onServer threw for build "${key}"; its changes to this build were discarded`, error);
+      const failure = extensionError(
+        "EXTENSION_HOOK_FAILED",
+        record.name,
+        `onServer threw for build "${key}"; its changes to this build were discarded`,
+        error,
+      );
       logger.warn(failure.message, { code: failure.code, extension: record.name });
     }
   }

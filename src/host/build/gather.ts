@@ -29,7 +29,12 @@ function draftTool(spec: ToolSpec<any>, toolset: string, extension: string): Dra
  */
 export function gatherContents(records: readonly ExtensionRecord[], active: ReadonlySet<string>, logger: Logger): BuildContents {
   const contents: BuildContents = { tools: [], resources: [], resourceTemplates: [], prompts: [], participants: [] };
-  const seen = { tools: new Map<string, string>(), prompts: new Map<string, string>(), resources: new Map<string, string>(), templates: new Map<string, string>() };
+  const seen = {
+    tools: new Map<string, string>(),
+    prompts: new Map<string, string>(),
+    resources: new Map<string, string>(),
+    templates: new Map<string, string>(),
+  };
   const toolExtensions = new Map<string, PlacedToolExtension[]>();
   for (const record of records) {
     if (record.status !== "ready") continue;
@@ -46,10 +51,13 @@ export function gatherContents(records: readonly ExtensionRecord[], active: Read
       seen[kind].set(id, extension);
       return true;
     }
-    logger.warn(`extensions "${owner}" and "${extension}" both contribute ${kind.replace(/s$/, "")} "${key}" to toolset "${toolset}"; "${owner}" (first in load order) wins`, {
-      code: "TOOL_NAME_CLASH",
-      extension,
-    });
+    logger.warn(
+      `extensions "${owner}" and "${extension}" both contribute ${kind.replace(/s$/, "")} "${key}" to toolset "${toolset}"; "${owner}" (first in load order) wins`,
+      {
+        code: "TOOL_NAME_CLASH",
+        extension,
+      },
+    );
     return false;
   };
   for (const record of records) {

@@ -33,7 +33,11 @@ export class ChangeFeed {
    * feed.record(new Set(["time"]), ["time", "text,time"], () => host.revision);
    */
   record(toolsets: ReadonlySet<string> | undefined, droppedKeys: readonly string[], revision: () => number): void {
-    const burst = this.pending ?? { toolsets: toolsets === undefined ? undefined : new Set<string>(), keys: new Set<string>(), timer: undefined as unknown as NodeJS.Timeout };
+    const burst = this.pending ?? {
+      toolsets: toolsets === undefined ? undefined : new Set<string>(),
+      keys: new Set<string>(),
+      timer: undefined as unknown as NodeJS.Timeout,
+    };
     clearTimeout(burst.timer);
     burst.toolsets = burst.toolsets === undefined || toolsets === undefined ? undefined : new Set([...burst.toolsets, ...toolsets]);
     for (const key of droppedKeys) burst.keys.add(key);

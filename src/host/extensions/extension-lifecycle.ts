@@ -24,7 +24,11 @@ export async function runSetup(record: ExtensionRecord, ctx: ExtensionContext, t
   })();
   const outcome = await raceTimeout(running, timeoutMs);
   if (outcome.timedOut) {
-    throw new McpHostError("EXTENSION_SETUP_TIMEOUT", `[extension ${record.name}] setup did not finish within ${timeoutMs} ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)`, { extension: record.name });
+    throw new McpHostError(
+      "EXTENSION_SETUP_TIMEOUT",
+      `[extension ${record.name}] setup did not finish within ${timeoutMs} ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)`,
+      { extension: record.name },
+    );
   }
 }
 
@@ -48,6 +52,9 @@ export async function disposeAll(records: readonly ExtensionRecord[]): Promise<v
     }
   }
   if (failures.length > 0) {
-    throw new AggregateError(failures, `${failures.length} extension(s) failed to dispose: ${failures.map((f) => `${f.extension} (${messageOf(f.cause)})`).join(", ")}`);
+    throw new AggregateError(
+      failures,
+      `${failures.length} extension(s) failed to dispose: ${failures.map((f) => `${f.extension} (${messageOf(f.cause)})`).join(", ")}`,
+    );
   }
 }

@@ -5,15 +5,7 @@
  */
 import type { McpHostError } from "../../errors.js";
 import type { UnavailableDescription } from "../describe.js";
-import type {
-  DynamicOffer,
-  McpExtension,
-  PromptSpec,
-  ResourceSpec,
-  ResourceTemplateSpec,
-  ToolSpec,
-  ToolsetSpec,
-} from "../../extension/types.js";
+import type { DynamicOffer, McpExtension, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec, ToolsetSpec } from "../../extension/types.js";
 
 /**
  * An extension that never became one: its module failed to load, or what it exported failed the shape check.

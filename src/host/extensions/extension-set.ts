@@ -42,7 +42,9 @@ export class ExtensionSet {
   register(extension: McpExtension, source: string): ExtensionRecord {
     const taken = this.list.find((r) => r.name === extension.name);
     if (taken) {
-      throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, { extension: extension.name });
+      throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, {
+        extension: extension.name,
+      });
     }
     const record: ExtensionRecord = {
       extension,
@@ -79,7 +81,10 @@ export class ExtensionSet {
       if (record.status === "pending" || record.status === "dormant") record.status = "ready";
     } catch (error) {
       record.status = "failed";
-      record.error = error instanceof McpHostError ? error : new McpHostError("EXTENSION_SETUP_FAILED", `[extension ${record.name}] ${messageOf(error)}`, { extension: record.name, cause: error });
+      record.error =
+        error instanceof McpHostError
+          ? error
+          : new McpHostError("EXTENSION_SETUP_FAILED", `[extension ${record.name}] ${messageOf(error)}`, { extension: record.name, cause: error });
       this.hooks.logger.error(record.error.message, { code: record.error.code, extension: record.name });
     }
   }

@@ -8,12 +8,18 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 function globSegment(segment: string): RegExp {
-  const body = segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
+  const body = segment
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, "[^/]*")
+    .replace(/\?/g, "[^/]");
   return new RegExp(`^${body}$`);
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /** Expands one pattern into existing folders; `*` and `?` match within one path segment. */
@@ -63,16 +69,22 @@ export async function workspaceDirs(rootDir: string, field: unknown): Promise<{ 
       continue;
     }
     const negated = pattern.startsWith("!");
-    const segments = pattern.slice(negated ? 1 : 0).split("/").filter((s) => s !== "" && s !== ".");
+    const segments = pattern
+      .slice(negated ? 1 : 0)
+      .split("/")
+      .filter((s) => s !== "" && s !== ".");
     if (segments.some((s) => s.includes("**"))) {
-      problems.push(`workspace pattern ${JSON.stringify(pattern)} uses "**", which discovery does not follow; list the folders, or use one "*" per level like "plugins/*".`);
+      problems.push(
+        `workspace pattern ${JSON.stringify(pattern)} uses "**", which discovery does not follow; list the folders, or use one "*" per level like "plugins/*".`,
+      );
       continue;
     }
     const dirs = await expand(rootDir, segments);
     for (const dir of dirs) {
       if (negated) excluded.add(resolve(dir));
       else if (existsSync(join(dir, "package.json"))) included.add(resolve(dir));
-      else if (!/[*?]/.test(pattern)) problems.push(`workspace ${JSON.stringify(pattern)} has no package.json (looked in ${dir}); fix the pattern or add the package.`);
+      else if (!/[*?]/.test(pattern))
+        problems.push(`workspace ${JSON.stringify(pattern)} has no package.json (looked in ${dir}); fix the pattern or add the package.`);
     }
   }
   return { dirs: [...included].filter((dir) => !excluded.has(dir)).sort(), problems };

@@ -82,11 +82,21 @@ class Discovery {
       json = JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.fail("EXTENSION_INVALID", fallbackName, `package "${fallbackName}"`, `package "${fallbackName}": ${file} is not valid JSON (${reason}); fix the file.`);
+      this.fail(
+        "EXTENSION_INVALID",
+        fallbackName,
+        `package "${fallbackName}"`,
+        `package "${fallbackName}": ${file} is not valid JSON (${reason}); fix the file.`,
+      );
       return undefined;
     }
     if (!isRecord(json)) {
-      this.fail("EXTENSION_INVALID", fallbackName, `package "${fallbackName}"`, `package "${fallbackName}": ${file} must hold a JSON object, got ${describeValue(json)}; fix the file.`);
+      this.fail(
+        "EXTENSION_INVALID",
+        fallbackName,
+        `package "${fallbackName}"`,
+        `package "${fallbackName}": ${file} must hold a JSON object, got ${describeValue(json)}; fix the file.`,
+      );
       return undefined;
     }
     const name = typeof json.name === "string" && json.name.length > 0 ? json.name : fallbackName;
@@ -101,13 +111,19 @@ class Discovery {
     const field = pkg.json.mcpExtensions;
     if (field === undefined) return;
     if (typeof field === "string") this.addEntry(pkg, "mcpExtensions", field, undefined);
-    else if (Array.isArray(field)) field.forEach((path, i) => this.addEntry(pkg, `mcpExtensions[${i}]`, path, undefined));
+    else if (Array.isArray(field)) for (const [i, path] of field.entries()) this.addEntry(pkg, `mcpExtensions[${i}]`, path, undefined);
     else if (isRecord(field)) {
       for (const [name, path] of Object.entries(field).sort(([a], [b]) => compareNames(a, b))) {
-        if (name.trim().length === 0) this.malformed(pkg, "mcpExtensions", `has the key ${JSON.stringify(name)}, but each key is the extension's name; give it a name`);
+        if (name.trim().length === 0)
+          this.malformed(pkg, "mcpExtensions", `has the key ${JSON.stringify(name)}, but each key is the extension's name; give it a name`);
         else this.addEntry(pkg, `mcpExtensions.${name}`, path, name);
       }
-    } else this.malformed(pkg, "mcpExtensions", `is ${describeValue(field)}; expected a path like "./dist/extension.js", a list of paths, or an object of name → path`);
+    } else
+      this.malformed(
+        pkg,
+        "mcpExtensions",
+        `is ${describeValue(field)}; expected a path like "./dist/extension.js", a list of paths, or an object of name → path`,
+      );
   }
 
   private malformed(pkg: PackageInfo, field: string, problem: string, name = pkg.name): void {
@@ -162,13 +178,23 @@ async function visitDependencies(discovery: Discovery, root: PackageInfo, cwd: s
   for (const dependency of [...new Set([...regular, ...optional])].sort(compareNames)) {
     const source = `package "${root.name}" dependency "${dependency}"`;
     if (!PACKAGE_NAME.test(dependency)) {
-      discovery.fail("EXTENSION_INVALID", dependency, source, `${source}: ${JSON.stringify(dependency)} is not a valid package name; fix the dependencies in ${join(root.dir, "package.json")}.`);
+      discovery.fail(
+        "EXTENSION_INVALID",
+        dependency,
+        source,
+        `${source}: ${JSON.stringify(dependency)} is not a valid package name; fix the dependencies in ${join(root.dir, "package.json")}.`,
+      );
       continue;
     }
     const dir = resolvePackageDir(cwd, dependency);
     if (dir === undefined) {
       if (optional.has(dependency)) continue;
-      discovery.fail("EXTENSION_LOAD_FAILED", dependency, source, `${source} is not installed (looked from ${cwd}); run npm install, or remove it from the dependencies.`);
+      discovery.fail(
+        "EXTENSION_LOAD_FAILED",
+        dependency,
+        source,
+        `${source} is not installed (looked from ${cwd}); run npm install, or remove it from the dependencies.`,
+      );
       continue;
     }
     const pkg = await discovery.readPackage(dir, dependency);
@@ -189,7 +215,12 @@ async function visitWorkspaces(discovery: Discovery, root: PackageInfo): Promise
 }
 
 function byPackageThenEntry(a: DiscoveredExtension, b: DiscoveredExtension): number {
-  return compareNames(a.packageName, b.packageName) || compareNames(a.entry, b.entry) || compareNames(a.declaredName ?? "", b.declaredName ?? "") || compareNames(a.packageDir, b.packageDir);
+  return (
+    compareNames(a.packageName, b.packageName) ||
+    compareNames(a.entry, b.entry) ||
+    compareNames(a.declaredName ?? "", b.declaredName ?? "") ||
+    compareNames(a.packageDir, b.packageDir)
+  );
 }
 
 /**
@@ -200,9 +231,17 @@ function byPackageThenEntry(a: DiscoveredExtension, b: DiscoveredExtension): num
 export async function discoverExtensionsDetailed(options: DiscoverOptions): Promise<{ found: DiscoveredExtension[]; failures: ExtensionLoadFailure[] }> {
   const cwd = resolve(options.cwd);
   const discovery = new Discovery();
-  const isDir = await stat(cwd).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isDir) {
-    discovery.fail("EXTENSION_LOAD_FAILED", basename(cwd), `folder ${cwd}`, `cannot discover extensions: ${cwd} is not a folder; pass the project folder that holds package.json as cwd.`);
+    discovery.fail(
+      "EXTENSION_LOAD_FAILED",
+      basename(cwd),
+      `folder ${cwd}`,
+      `cannot discover extensions: ${cwd} is not a folder; pass the project folder that holds package.json as cwd.`,
+    );
     return { found: [], failures: discovery.failures };
   }
   const root = await discovery.readPackage(cwd, basename(cwd));

@@ -41,7 +41,11 @@ function namesOfEntry(entry: DiscoveredExtension): string[] {
 }
 
 function unmatchedFailure(name: string, found: readonly DiscoveredExtension[], loaded: readonly string[]): ExtensionLoadFailure {
-  const quote = (names: Iterable<string>) => [...new Set(names)].sort().map((n) => JSON.stringify(n)).join(", ") || "none";
+  const quote = (names: Iterable<string>) =>
+    [...new Set(names)]
+      .sort()
+      .map((n) => JSON.stringify(n))
+      .join(", ") || "none";
   const message =
     `no discovered extension is named ${JSON.stringify(name)} (packages: ${quote(found.map((f) => f.packageName))}; ` +
     `extensions: ${quote(loaded)}); check the spelling in --extension / MCP_HOST_EXTENSIONS, or install the package and list it in package.json dependencies.`;
@@ -74,7 +78,10 @@ export async function loadExtensions(options: LoadExtensionsOptions): Promise<Lo
   const extensions = [...first.extensions];
   const allFailures = [...failures, ...first.failures];
   if (unmatched.length > 0) {
-    const rest = await loadDiscovered(found.filter((entry) => !byEntry.includes(entry)), loadOptions);
+    const rest = await loadDiscovered(
+      found.filter((entry) => !byEntry.includes(entry)),
+      loadOptions,
+    );
     extensions.push(...rest.extensions.filter((loaded) => unmatched.includes(loaded.extension.name)));
     allFailures.push(...rest.failures);
     const seen = new Set([...matched, ...rest.extensions.map((e) => e.extension.name)]);

@@ -47,7 +47,12 @@ interface Exported {
 
 /** Why one entry failed, before it becomes an McpHostError naming the package and path. */
 class EntryFailure extends Error {
-  constructor(readonly code: McpHostErrorCode, readonly reason: string, readonly fix: string, readonly original?: unknown) {
+  constructor(
+    readonly code: McpHostErrorCode,
+    readonly reason: string,
+    readonly fix: string,
+    readonly original?: unknown,
+  ) {
     super(reason);
   }
 }
@@ -71,10 +76,16 @@ async function unfold(exported: Exported, options: Record<string, unknown>): Pro
     try {
       value = await (value as (options: Record<string, unknown>) => unknown)(options);
     } catch (error) {
-      throw new EntryFailure("EXTENSION_LOAD_FAILED", `the factory (${label}) threw: ${messageOf(error)}`, "fix the factory, or check the options given to this extension", error);
+      throw new EntryFailure(
+        "EXTENSION_LOAD_FAILED",
+        `the factory (${label}) threw: ${messageOf(error)}`,
+        "fix the factory, or check the options given to this extension",
+        error,
+      );
     }
     label = `${label} (factory result)`;
-    if (typeof value === "function") throw new EntryFailure("EXTENSION_INVALID", `${label} is a function`, "a factory must return an extension or an array of extensions");
+    if (typeof value === "function")
+      throw new EntryFailure("EXTENSION_INVALID", `${label} is a function`, "a factory must return an extension or an array of extensions");
   }
   if (!Array.isArray(value)) return [{ label, value, inArray: false }];
   return value.map((item, index) => ({ label: `${label}[${index}]`, value: item, inArray: true }));
@@ -96,10 +107,18 @@ function toExtension(found: DiscoveredExtension, exported: Exported): McpExtensi
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
   if (isObject && (value as { name?: unknown }).name === undefined) {
     if (!isExtensionLike(value)) {
-      throw new McpHostError("EXTENSION_INVALID", `${where}: is an object with none of the extension fields (name, toolsets, tools, resources, prompts, toolExtensions, setup…); export an extension made with defineExtension({ name: "…", … }).`, { extension: fallbackName });
+      throw new McpHostError(
+        "EXTENSION_INVALID",
+        `${where}: is an object with none of the extension fields (name, toolsets, tools, resources, prompts, toolExtensions, setup…); export an extension made with defineExtension({ name: "…", … }).`,
+        { extension: fallbackName },
+      );
     }
     if (inArray) {
-      throw new McpHostError("EXTENSION_INVALID", `${where}: has no name; every extension in an array needs its own name (only a single exported extension takes its default name from the package). Add name: "…".`, { extension: fallbackName });
+      throw new McpHostError(
+        "EXTENSION_INVALID",
+        `${where}: has no name; every extension in an array needs its own name (only a single exported extension takes its default name from the package). Add name: "…".`,
+        { extension: fallbackName },
+      );
     }
   }
   const completed = isObject ? withDefaults(value as Record<string, unknown>, fallbackName, found.packageVersion) : value;
@@ -119,7 +138,11 @@ function failure(found: DiscoveredExtension, name: string, error: unknown): Exte
 
 async function importEntry(found: DiscoveredExtension): Promise<Record<string, unknown>> {
   if (!existsSync(found.entry)) {
-    throw new EntryFailure("EXTENSION_LOAD_FAILED", `the file ${found.entry} does not exist`, "build the package (e.g. npm run build), or fix the path in its mcpExtensions field");
+    throw new EntryFailure(
+      "EXTENSION_LOAD_FAILED",
+      `the file ${found.entry} does not exist`,
+      "build the package (e.g. npm run build), or fix the path in its mcpExtensions field",
+    );
   }
   try {
     return (await import(pathToFileURL(found.entry).href)) as Record<string, unknown>;
@@ -142,7 +165,12 @@ async function loadEntry(found: DiscoveredExtension, options: Record<string, unk
   for (const exported of values) {
     try {
       const extension = toExtension(found, exported);
-      result.extensions.push({ extension, source: found.source, packageName: found.packageName, ...(found.packageVersion === undefined ? {} : { packageVersion: found.packageVersion }) });
+      result.extensions.push({
+        extension,
+        source: found.source,
+        packageName: found.packageName,
+        ...(found.packageVersion === undefined ? {} : { packageVersion: found.packageVersion }),
+      });
     } catch (error) {
       const own = (exported.value as { name?: unknown } | null)?.name;
       result.failures.push(failure(found, typeof own === "string" && own.length > 0 ? own : guess, error));

@@ -24,12 +24,22 @@ function errorResult(text: string): CallToolResult {
 
 function unknownTool(name: string, tables: BuildTables): ProtocolError {
   const available = tables.tools.map((t) => t.name);
-  const shown = available.length === 0 ? "none on this selection" : available.slice(0, 30).join(", ") + (available.length > 30 ? `, … (${available.length} in all)` : "");
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". Available: ${shown}. A tool outside this URL's toolsets is not callable here.`, { requested: name });
+  const shown =
+    available.length === 0 ? "none on this selection" : available.slice(0, 30).join(", ") + (available.length > 30 ? `, … (${available.length} in all)` : "");
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown tool "${name}". Available: ${shown}. A tool outside this URL's toolsets is not callable here.`,
+    { requested: name },
+  );
 }
 
 /** Runs the handler with a signal that the caller's cancellation and the tool's own budget both abort. */
-async function runWithTimeout(tool: CompiledTool, run: (signal: AbortSignal) => Promise<unknown>, parent: AbortSignal, timeoutMs: number): Promise<RaceOutcome<unknown>> {
+async function runWithTimeout(
+  tool: CompiledTool,
+  run: (signal: AbortSignal) => Promise<unknown>,
+  parent: AbortSignal,
+  timeoutMs: number,
+): Promise<RaceOutcome<unknown>> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent.reason);
   parent.addEventListener("abort", onAbort, { once: true });
@@ -69,7 +79,7 @@ export async function callTool(
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
   const handlerLogger = deps.logger.child(tool.extension);
   const about = { extension: tool.extension, tool: tool.name };
-  let outcome;
+  let outcome: RaceOutcome<unknown>;
   try {
     outcome = await runWithTimeout(
       tool,
@@ -93,7 +103,10 @@ export async function callTool(
   // The state of an input request goes through the client: sign it now; the SDK verifies it on the retry.
   if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, sdk);
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
-    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, { code: "TOOL_HANDLER_FAILED", ...about });
+    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, {
+      code: "TOOL_HANDLER_FAILED",
+      ...about,
+    });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
   const checked = await checkOutput(tool, value as CallToolResult);

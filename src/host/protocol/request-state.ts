@@ -5,7 +5,14 @@
  * so handlers read back exactly what they returned — or the retry is refused with -32602.
  */
 import { randomBytes } from "node:crypto";
-import { createRequestStateCodec, inputRequired, type InputRequest, type InputRequiredResult, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  createRequestStateCodec,
+  inputRequired,
+  type InputRequest,
+  type InputRequiredResult,
+  type RequestStateCodec,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { isStandardSchema } from "../../extension/schema-types.js";
 
 export type RequestStateSealer = RequestStateCodec<unknown>;

@@ -68,7 +68,15 @@ async function guarded<T>(core: ProtocolCore, owner: { extension: string }, what
 }
 
 function contextFor(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
-  return requestContext({ sdk, server, info, extension: owner.extension, toolset: owner.toolset, signal: sdk.mcpReq.signal, logger: core.logger.child(owner.extension) });
+  return requestContext({
+    sdk,
+    server,
+    info,
+    extension: owner.extension,
+    toolset: owner.toolset,
+    signal: sdk.mcpReq.signal,
+    logger: core.logger.child(owner.extension),
+  });
 }
 
 async function listResources(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
@@ -78,18 +86,32 @@ async function listResources(core: ProtocolCore, server: Server, info: ServeRequ
     try {
       listed.push(...(await template.spec.list(contextFor(core, server, info, sdk, template))));
     } catch (error) {
-      core.logger.warn(`[extension ${template.extension}] listing resources of template "${template.spec.uriTemplate}" failed; they are left out of this listing`, {
-        extension: template.extension,
-        error: (error as Error).message,
-      });
+      core.logger.warn(
+        `[extension ${template.extension}] listing resources of template "${template.spec.uriTemplate}" failed; they are left out of this listing`,
+        {
+          extension: template.extension,
+          error: (error as Error).message,
+        },
+      );
     }
   }
   return listed;
 }
 
-async function readResource(core: ProtocolCore, server: Server, info: ServeRequestInfo, uri: string, sdk: ServerContext): Promise<ReadResourceResult | InputRequiredResult> {
+async function readResource(
+  core: ProtocolCore,
+  server: Server,
+  info: ServeRequestInfo,
+  uri: string,
+  sdk: ServerContext,
+): Promise<ReadResourceResult | InputRequiredResult> {
   const direct = core.tables.resourceByUri.get(uri);
-  if (direct) return sealOutgoing(core.requestState, await guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct))), sdk);
+  if (direct)
+    return sealOutgoing(
+      core.requestState,
+      await guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct))),
+      sdk,
+    );
   for (const template of core.tables.templateList) {
     const variables = template.matcher.match(uri);
     if (variables) {
@@ -100,7 +122,14 @@ async function readResource(core: ProtocolCore, server: Server, info: ServeReque
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
 }
 
-async function getPrompt(core: ProtocolCore, server: Server, info: ServeRequestInfo, name: string, args: Record<string, string>, sdk: ServerContext): Promise<GetPromptResult | InputRequiredResult> {
+async function getPrompt(
+  core: ProtocolCore,
+  server: Server,
+  info: ServeRequestInfo,
+  name: string,
+  args: Record<string, string>,
+  sdk: ServerContext,
+): Promise<GetPromptResult | InputRequiredResult> {
   const prompt = core.tables.promptByName.get(name);
   if (!prompt) {
     const available = core.tables.prompts.map((p) => p.name).join(", ") || "none on this selection";
@@ -110,14 +139,28 @@ async function getPrompt(core: ProtocolCore, server: Server, info: ServeRequestI
   if (missing.length > 0) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${name}" needs the argument(s) ${missing.map((m) => `"${m}"`).join(", ")}`);
   }
-  return sealOutgoing(core.requestState, await guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt))), sdk);
+  return sealOutgoing(
+    core.requestState,
+    await guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt))),
+    sdk,
+  );
 }
 
-async function complete(core: ProtocolCore, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<CompleteResult> {
-  const owner = params.ref.type === "ref/prompt" ? core.tables.promptByName.get(params.ref.name ?? "") : params.ref.type === "ref/resource" ? core.tables.templateByUriTemplate.get(params.ref.uri ?? "") : undefined;
+async function complete(
+  core: ProtocolCore,
+  params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } },
+): Promise<CompleteResult> {
+  const owner =
+    params.ref.type === "ref/prompt"
+      ? core.tables.promptByName.get(params.ref.name ?? "")
+      : params.ref.type === "ref/resource"
+        ? core.tables.templateByUriTemplate.get(params.ref.uri ?? "")
+        : undefined;
   const fn: CompleteFn | undefined = owner?.spec.complete?.[params.argument.name];
   if (!owner || !fn) return { completion: { values: [], hasMore: false } };
-  const values = await guarded(core, owner, `completion/complete of "${params.argument.name}"`, () => fn(params.argument.value, { arguments: params.context?.arguments ?? {} }));
+  const values = await guarded(core, owner, `completion/complete of "${params.argument.name}"`, () =>
+    fn(params.argument.value, { arguments: params.context?.arguments ?? {} }),
+  );
   return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
 }
 

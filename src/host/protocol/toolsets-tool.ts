@@ -19,8 +19,7 @@ export function toolsetsTool(describe: (active: readonly string[], unknown: read
   const wire: Tool = {
     name: TOOLSETS_TOOL_NAME,
     title: "List Server Toolsets",
-    description:
-      "Lists the toolsets this MCP server declares, which are active on this connection, the tools they give, and how to select others by URL.",
+    description: "Lists the toolsets this MCP server declares, which are active on this connection, the tools they give, and how to select others by URL.",
     inputSchema: input.json as Tool["inputSchema"],
     annotations: { title: "List Server Toolsets", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   };

@@ -58,9 +58,11 @@ function redact(text: string, token: string | undefined): string {
  */
 export function bearerAuth(options: BearerAuthOptions): RequestHandler {
   const verifier = options?.verifier;
-  if (verifier === undefined || typeof verifier.verify !== "function") throw authConfigError("bearerAuth: `verifier` is required (jwtVerifier, introspectionVerifier or customVerifier)");
+  if (verifier === undefined || typeof verifier.verify !== "function")
+    throw authConfigError("bearerAuth: `verifier` is required (jwtVerifier, introspectionVerifier or customVerifier)");
   const base = options.publicBaseUrl === undefined ? undefined : publicBaseUrlOf(options.publicBaseUrl, "bearerAuth");
-  const metadataUrlOf = options.resourceMetadataUrl ?? ((req: Request) => protectedResourceMetadataUrl(req as AuthRequest, base === undefined ? {} : { publicBaseUrl: base }));
+  const metadataUrlOf =
+    options.resourceMetadataUrl ?? ((req: Request) => protectedResourceMetadataUrl(req as AuthRequest, base === undefined ? {} : { publicBaseUrl: base }));
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const challengeScopes = [...new Set([...verifier.requiredScopes, ...requiredScopes])];
   const logger = options.logger ?? silentLogger;

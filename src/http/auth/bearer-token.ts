@@ -54,18 +54,18 @@ export function bearerTokenOf(req: AuthRequest, options: { maxBytes?: number } =
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_AUTHORIZATION_BYTES;
   const header = req.headers.authorization;
   if (header === undefined || header.trim() === "") {
-    throw new McpHostError("AUTH_TOKEN_MISSING", "the request has no Authorization header; send \"Authorization: Bearer <token>\"");
+    throw new McpHostError("AUTH_TOKEN_MISSING", 'the request has no Authorization header; send "Authorization: Bearer <token>"');
   }
   if (Buffer.byteLength(header, "utf8") > maxBytes) {
     throw new McpHostError("AUTH_BAD_REQUEST", `the Authorization header is larger than ${maxBytes} bytes; send a single bearer token`);
   }
   const match = SCHEME.exec(header);
   if (match === null || match[1]!.toLowerCase() !== "bearer") {
-    throw new McpHostError("AUTH_TOKEN_MISSING", "the Authorization header does not use the Bearer scheme; send \"Authorization: Bearer <token>\"");
+    throw new McpHostError("AUTH_TOKEN_MISSING", 'the Authorization header does not use the Bearer scheme; send "Authorization: Bearer <token>"');
   }
   const token = (match[2] ?? "").trim();
   if (!B64TOKEN.test(token)) {
-    throw new McpHostError("AUTH_BAD_REQUEST", "the Authorization header is malformed: \"Bearer\" must be followed by one space and a single token");
+    throw new McpHostError("AUTH_BAD_REQUEST", 'the Authorization header is malformed: "Bearer" must be followed by one space and a single token');
   }
   return token;
 }

@@ -72,9 +72,17 @@ export function authFailureResponse(error: unknown, options: ChallengeOptions = 
       return {
         status: 403,
         headers: {
-          "www-authenticate": bearerChallenge({ error: "insufficient_scope", error_description: "The access token lacks a required scope", scope, resource_metadata: meta }),
+          "www-authenticate": bearerChallenge({
+            error: "insufficient_scope",
+            error_description: "The access token lacks a required scope",
+            scope,
+            resource_metadata: meta,
+          }),
         },
-        body: body(-32000, `Forbidden: the access token lacks a scope this request needs${scope === undefined ? "" : ` (it needs: ${scope})`}. Request a token with ${scope === undefined ? "the needed scopes" : "these scopes"} and retry.`),
+        body: body(
+          -32000,
+          `Forbidden: the access token lacks a scope this request needs${scope === undefined ? "" : ` (it needs: ${scope})`}. Request a token with ${scope === undefined ? "the needed scopes" : "these scopes"} and retry.`,
+        ),
       };
     case "AUTH_BAD_REQUEST":
       return {
@@ -87,7 +95,10 @@ export function authFailureResponse(error: unknown, options: ChallengeOptions = 
       return {
         status: 503,
         headers: { "retry-after": String(seconds) },
-        body: body(-32000, `Service Unavailable: the server cannot verify access tokens right now (its identity provider is not answering). Retry after ${seconds} seconds.`),
+        body: body(
+          -32000,
+          `Service Unavailable: the server cannot verify access tokens right now (its identity provider is not answering). Retry after ${seconds} seconds.`,
+        ),
       };
     }
     default:

@@ -34,17 +34,19 @@ function isStringList(value: unknown): value is string[] {
 }
 
 function normalise(result: unknown): VerifiedCaller {
-  const bad = (what: string): McpHostError => authConfigError(`customVerifier: the verify function returned ${what}; return { subject, clientId, scopes, claims } or an AuthInfo`);
+  const bad = (what: string): McpHostError =>
+    authConfigError(`customVerifier: the verify function returned ${what}; return { subject, clientId, scopes, claims } or an AuthInfo`);
   if (typeof result !== "object" || result === null) throw bad("no object");
   const r = result as Partial<VerifiedCaller & AuthInfoLike>;
   if (!isStringList(r.scopes)) throw bad("no `scopes` list of strings");
-  if (r.expiresAt !== undefined && (typeof r.expiresAt !== "number" || !Number.isFinite(r.expiresAt))) throw bad("an `expiresAt` that is not a number of seconds");
+  if (r.expiresAt !== undefined && (typeof r.expiresAt !== "number" || !Number.isFinite(r.expiresAt)))
+    throw bad("an `expiresAt` that is not a number of seconds");
   if (r.resource !== undefined && !(r.resource instanceof URL)) throw bad("a `resource` that is not a URL");
   const extra = typeof r.extra === "object" && r.extra !== null ? r.extra : {};
   const clientId = typeof r.clientId === "string" ? r.clientId : "";
-  const subject = typeof r.subject === "string" ? r.subject : typeof extra["subject"] === "string" ? (extra["subject"] as string) : clientId;
+  const subject = typeof r.subject === "string" ? r.subject : typeof extra.subject === "string" ? (extra.subject as string) : clientId;
   if (subject.length === 0) throw bad("no `subject` (nor an AuthInfo with a clientId)");
-  const claimsSource = typeof r.subject === "string" ? r.claims : extra["claims"];
+  const claimsSource = typeof r.subject === "string" ? r.claims : extra.claims;
   const claims = typeof claimsSource === "object" && claimsSource !== null ? frozenCopy(claimsSource as Record<string, unknown>) : Object.freeze({});
   return {
     subject,

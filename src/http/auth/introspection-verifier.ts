@@ -50,8 +50,10 @@ function seconds(value: number | undefined, fallback: number, option: string): n
 
 function checkOptions(options: IntrospectionVerifierOptions) {
   const url = endpointUrl("introspectionVerifier", "endpoint", options?.endpoint, options?.allowInsecureHttp);
-  if (typeof options.clientId !== "string" || options.clientId.length === 0) throw authConfigError("introspectionVerifier: `clientId` is required: this server's client id at the authorization server");
-  if (typeof options.clientSecret !== "string" || options.clientSecret.length === 0) throw authConfigError("introspectionVerifier: `clientSecret` is required (give it as a secret reference)");
+  if (typeof options.clientId !== "string" || options.clientId.length === 0)
+    throw authConfigError("introspectionVerifier: `clientId` is required: this server's client id at the authorization server");
+  if (typeof options.clientSecret !== "string" || options.clientSecret.length === 0)
+    throw authConfigError("introspectionVerifier: `clientSecret` is required (give it as a secret reference)");
   const audience = options.audience === undefined ? undefined : typeof options.audience === "string" ? [options.audience] : [...options.audience];
   if (audience !== undefined && (audience.length === 0 || audience.some((a) => typeof a !== "string" || a.length === 0))) {
     throw authConfigError("introspectionVerifier: `audience` must be a non-empty string or list of strings");
@@ -80,7 +82,10 @@ async function postIntrospection(url: URL, authorization: string, token: string,
     });
   } catch (error) {
     const timedOut = (error as { name?: string }).name === "TimeoutError";
-    throw verifierUnavailable(timedOut ? `the introspection endpoint did not answer within ${timeoutMs} ms` : "the introspection endpoint could not be reached", error);
+    throw verifierUnavailable(
+      timedOut ? `the introspection endpoint did not answer within ${timeoutMs} ms` : "the introspection endpoint could not be reached",
+      error,
+    );
   }
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel();
@@ -95,7 +100,10 @@ async function postIntrospection(url: URL, authorization: string, token: string,
     body = await response.json();
   } catch (error) {
     const timedOut = (error as { name?: string }).name === "TimeoutError";
-    throw verifierUnavailable(timedOut ? `the introspection endpoint did not answer within ${timeoutMs} ms` : "the introspection endpoint did not return JSON", error);
+    throw verifierUnavailable(
+      timedOut ? `the introspection endpoint did not answer within ${timeoutMs} ms` : "the introspection endpoint did not return JSON",
+      error,
+    );
   }
   if (typeof body !== "object" || body === null || typeof (body as { active?: unknown }).active !== "boolean") {
     throw verifierUnavailable("the introspection endpoint did not return an RFC 7662 answer (no boolean `active`)");
@@ -104,14 +112,14 @@ async function postIntrospection(url: URL, authorization: string, token: string,
 }
 
 function outcomeOf(answer: Record<string, unknown>, audience: string[] | undefined): Outcome {
-  if (answer["active"] !== true) return { kind: "refused", reason: "inactive" };
+  if (answer.active !== true) return { kind: "refused", reason: "inactive" };
   const claims = frozenCopy(answer);
-  const sub = claims["sub"];
+  const sub = claims.sub;
   if (typeof sub !== "string" || sub.length === 0) return { kind: "refused", reason: "noSubject" };
   const matched = audience === undefined ? undefined : matchedAudience(claims, audience);
   if (audience !== undefined && matched === undefined) return { kind: "refused", reason: "audience" };
   const resource = resourceOf(matched);
-  const exp = claims["exp"];
+  const exp = claims.exp;
   return {
     kind: "caller",
     caller: {
@@ -158,7 +166,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       try {
         outcome = cache.get(key, clock.now()) ?? (await cache.once(key, () => load(key, token)));
       } catch (error) {
-        throw isMcpHostError(error) ? error : new McpHostError("AUTH_UNAVAILABLE", "tokens cannot be verified right now: introspection failed", { cause: error });
+        throw isMcpHostError(error)
+          ? error
+          : new McpHostError("AUTH_UNAVAILABLE", "tokens cannot be verified right now: introspection failed", { cause: error });
       }
       if (outcome.kind === "refused") throw tokenRefused(outcome.reason);
       const { caller } = outcome;

@@ -53,8 +53,8 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
 function publicJwkFromJwk(input: unknown, where: string): JWK {
   if (typeof input !== "object" || input === null || Array.isArray(input)) throw authConfigError(`jwtVerifier: ${where} is not a JWK object`);
   const jwk = input as Record<string, unknown>;
-  if (jwk["kty"] === "oct") throw authConfigError(`jwtVerifier: ${where} is a symmetric key; give HMAC secrets as hs256Secret`);
-  if (jwk["d"] !== undefined) throw authConfigError(`jwtVerifier: ${where} is a private key; configure only the public key`);
+  if (jwk.kty === "oct") throw authConfigError(`jwtVerifier: ${where} is a symmetric key; give HMAC secrets as hs256Secret`);
+  if (jwk.d !== undefined) throw authConfigError(`jwtVerifier: ${where} is a private key; configure only the public key`);
   let exported: JsonWebKey;
   try {
     exported = createPublicKey({ key: jwk as JsonWebKey, format: "jwk" }).export({ format: "jwk" });
@@ -98,7 +98,7 @@ export function parseLocalKeys(keys: readonly unknown[]): JWK[] {
       throw authConfigError(`jwtVerifier: ${where} is neither JWK JSON nor PEM text`);
     }
     const set = (parsed as { keys?: unknown }).keys;
-    if (Array.isArray(set)) set.forEach((jwk, i) => out.push(publicJwkFromJwk(jwk, `${where}.keys[${i}]`)));
+    if (Array.isArray(set)) for (const [i, jwk] of set.entries()) out.push(publicJwkFromJwk(jwk, `${where}.keys[${i}]`));
     else out.push(publicJwkFromJwk(parsed, where));
   });
   return out;

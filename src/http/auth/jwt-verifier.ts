@@ -4,7 +4,16 @@
  * never reach a key), headers that point at their own keys (`jku`, `x5u`, `jwk`) are ignored, and every failure
  * becomes one of a few fixed, log-safe refusals.
  */
-import { decodeProtectedHeader, errors, jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type ProtectedHeaderParameters } from "jose";
+import {
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+  type ProtectedHeaderParameters,
+} from "jose";
 import { systemClock, type Clock } from "../../clock.js";
 import { isMcpHostError, type McpHostError } from "../../errors.js";
 import { endpointUrl } from "./endpoint-url.js";
@@ -48,13 +57,15 @@ const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
 function checkAlgorithms(options: JwtVerifierOptions): string[] {
   const withSecret = options.hs256Secret !== undefined;
   const algorithms = options.algorithms ?? (withSecret ? ["HS256"] : DEFAULT_ALGORITHMS);
-  if (!Array.isArray(algorithms) || algorithms.length === 0) throw authConfigError("jwtVerifier: `algorithms` must be a non-empty list such as [\"RS256\"]");
+  if (!Array.isArray(algorithms) || algorithms.length === 0) throw authConfigError('jwtVerifier: `algorithms` must be a non-empty list such as ["RS256"]');
   for (const alg of algorithms) {
-    if (typeof alg === "string" && alg.toLowerCase() === "none") throw authConfigError("jwtVerifier: `algorithms` must not contain \"none\"; unsigned tokens are never accepted");
+    if (typeof alg === "string" && alg.toLowerCase() === "none")
+      throw authConfigError('jwtVerifier: `algorithms` must not contain "none"; unsigned tokens are never accepted');
     if (typeof alg !== "string" || (!ASYMMETRIC.has(alg) && !SYMMETRIC.has(alg))) {
       throw authConfigError(`jwtVerifier: \`algorithms\` contains ${JSON.stringify(alg)}; use ${[...ASYMMETRIC, ...SYMMETRIC].join(", ")}`);
     }
-    if (SYMMETRIC.has(alg) && !withSecret) throw authConfigError(`jwtVerifier: \`algorithms\` contains ${alg} but no hs256Secret is set; HMAC algorithms need their own secret`);
+    if (SYMMETRIC.has(alg) && !withSecret)
+      throw authConfigError(`jwtVerifier: \`algorithms\` contains ${alg} but no hs256Secret is set; HMAC algorithms need their own secret`);
     if (!SYMMETRIC.has(alg) && withSecret) throw authConfigError(`jwtVerifier: with hs256Secret only HS256, HS384 and HS512 are accepted, not ${alg}`);
   }
   return [...new Set(algorithms)];
@@ -63,7 +74,9 @@ function checkAlgorithms(options: JwtVerifierOptions): string[] {
 function checkAudience(audience: unknown): string[] {
   const list = typeof audience === "string" ? [audience] : Array.isArray(audience) ? audience : [];
   if (list.length === 0 || list.some((a) => typeof a !== "string" || a.length === 0)) {
-    throw authConfigError("jwtVerifier: `audience` is required: this server's resource identifier (e.g. https://mcp.example.com/mcp) as the identity provider puts it in `aud`");
+    throw authConfigError(
+      "jwtVerifier: `audience` is required: this server's resource identifier (e.g. https://mcp.example.com/mcp) as the identity provider puts it in `aud`",
+    );
   }
   return list as string[];
 }

@@ -43,16 +43,18 @@ export function protectedResourceMetadataPath(resourcePath: string): string {
 function checkedResource(value: string | URL | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = value instanceof URL ? value.href : value;
-  if (typeof text !== "string" || !URL.canParse(text)) throw authConfigError(`${OWNER}: \`resource\` must be an absolute URL such as https://mcp.example.com/mcp`);
+  if (typeof text !== "string" || !URL.canParse(text))
+    throw authConfigError(`${OWNER}: \`resource\` must be an absolute URL such as https://mcp.example.com/mcp`);
   const url = new URL(text);
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hash !== "") throw authConfigError(`${OWNER}: \`resource\` must be an http(s) URL without a fragment`);
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hash !== "")
+    throw authConfigError(`${OWNER}: \`resource\` must be an http(s) URL without a fragment`);
   return text;
 }
 
 function checkOptions(options: ProtectedResourceMetadataOptions) {
   const servers = options?.authorizationServers;
   if (!Array.isArray(servers) || servers.length === 0) throw authConfigError(`${OWNER}: \`authorizationServers\` must list at least one issuer URL`);
-  servers.forEach((server, i) => endpointUrl(OWNER, `authorizationServers[${i}]`, server, options.allowInsecureHttp));
+  for (const [i, server] of servers.entries()) endpointUrl(OWNER, `authorizationServers[${i}]`, server, options.allowInsecureHttp);
   const resourcePath = options.resourcePath ?? "/mcp";
   if (typeof resourcePath !== "string" || !resourcePath.startsWith("/")) throw authConfigError(`${OWNER}: \`resourcePath\` must start with "/" (e.g. "/mcp")`);
   if (options.scopesSupported !== undefined && !(Array.isArray(options.scopesSupported) && options.scopesSupported.every((s) => typeof s === "string"))) {
@@ -75,7 +77,8 @@ export function protectedResourceMetadata(options: ProtectedResourceMetadataOpti
   const settings = checkOptions(options);
   const path = protectedResourceMetadataPath(settings.resourcePath);
   const documentFor = (req: Request): OAuthProtectedResourceMetadata => ({
-    resource: settings.resource ?? publicResourceUrl(req as AuthRequest, settings.resourcePath, settings.base === undefined ? {} : { publicBaseUrl: settings.base }),
+    resource:
+      settings.resource ?? publicResourceUrl(req as AuthRequest, settings.resourcePath, settings.base === undefined ? {} : { publicBaseUrl: settings.base }),
     authorization_servers: settings.servers,
     ...(options.scopesSupported === undefined ? {} : { scopes_supported: [...options.scopesSupported] }),
     bearer_methods_supported: ["header"],
@@ -99,7 +102,10 @@ export function protectedResourceMetadata(options: ProtectedResourceMetadataOpti
       return;
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
-      res.status(405).set("allow", ALLOW).json({ error: "method_not_allowed", error_description: `${req.method} is not allowed here; use GET` });
+      res
+        .status(405)
+        .set("allow", ALLOW)
+        .json({ error: "method_not_allowed", error_description: `${req.method} is not allowed here; use GET` });
       return;
     }
     let document: OAuthProtectedResourceMetadata;

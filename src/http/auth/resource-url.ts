@@ -25,7 +25,8 @@ const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  */
 export function publicBaseUrlOf(value: string | URL, owner = "auth"): URL {
   const text = value instanceof URL ? value.href : value;
-  if (typeof text !== "string" || !URL.canParse(text)) throw authConfigError(`${owner}: \`publicBaseUrl\` must be an absolute URL such as https://mcp.example.com`);
+  if (typeof text !== "string" || !URL.canParse(text))
+    throw authConfigError(`${owner}: \`publicBaseUrl\` must be an absolute URL such as https://mcp.example.com`);
   const url = new URL(text);
   if ((url.protocol !== "https:" && url.protocol !== "http:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
     throw authConfigError(`${owner}: \`publicBaseUrl\` must be a plain http(s) origin with an optional path, without query, fragment or credentials`);
@@ -36,7 +37,10 @@ export function publicBaseUrlOf(value: string | URL, owner = "auth"): URL {
 function requestOrigin(req: AuthRequest): string {
   const host = req.headers.host;
   if (typeof host !== "string" || !HOST.test(host)) {
-    throw new McpHostError("AUTH_BAD_REQUEST", "the request has no usable Host header, so the resource metadata URL cannot be built; send a Host header (or configure publicBaseUrl)");
+    throw new McpHostError(
+      "AUTH_BAD_REQUEST",
+      "the request has no usable Host header, so the resource metadata URL cannot be built; send a Host header (or configure publicBaseUrl)",
+    );
   }
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const protocol = req.protocol ?? (encrypted ? "https" : "http");

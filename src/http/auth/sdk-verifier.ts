@@ -21,7 +21,10 @@ export function asOAuthTokenVerifier(verifier: TokenVerifier): OAuthTokenVerifie
       } catch (error) {
         if (isMcpHostError(error, "AUTH_INSUFFICIENT_SCOPE")) throw new OAuthError(OAuthErrorCode.InsufficientScope, "The access token lacks a required scope");
         if (isMcpHostError(error, "AUTH_TOKEN_INVALID")) {
-          throw new OAuthError(OAuthErrorCode.InvalidToken, refusalReasonOf(error) === "expired" ? "The access token has expired" : "The access token is invalid");
+          throw new OAuthError(
+            OAuthErrorCode.InvalidToken,
+            refusalReasonOf(error) === "expired" ? "The access token has expired" : "The access token is invalid",
+          );
         }
         throw new OAuthError(OAuthErrorCode.ServerError, "Access tokens cannot be verified right now");
       }

@@ -54,7 +54,7 @@ export function toAuthInfo(caller: VerifiedCaller, token: string, options: { res
  * scopesFromClaims({ scope: "mcp:read mcp:write" }) // ["mcp:read", "mcp:write"]
  */
 export function scopesFromClaims(claims: Readonly<Record<string, unknown>>): string[] {
-  const source = typeof claims["scope"] === "string" ? claims["scope"] : claims["scp"];
+  const source = typeof claims.scope === "string" ? claims.scope : claims.scp;
   const list = typeof source === "string" ? source.split(" ") : Array.isArray(source) ? source : [];
   return [...new Set(list.filter((s): s is string => typeof s === "string" && s.length > 0))];
 }
@@ -78,7 +78,7 @@ export function clientIdFromClaims(claims: Readonly<Record<string, unknown>>): s
  * matchedAudience({ aud: ["a", "b"] }, ["b"]) // "b"
  */
 export function matchedAudience(claims: Readonly<Record<string, unknown>>, accepted: readonly string[]): string | undefined {
-  const aud = claims["aud"];
+  const aud = claims.aud;
   const named = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === "string") : [];
   return accepted.find((a) => named.includes(a));
 }

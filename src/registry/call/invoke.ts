@@ -69,7 +69,12 @@ export interface InvokeOptions {
  *   client.callTool({ name: "status", arguments: {}, ...inputs }, leg));
  */
 export async function invokeUpstream<T>(options: InvokeOptions, send: (client: Client, leg: LegOptions, inputs: InputLeg) => Promise<unknown>): Promise<T> {
-  const deadline = startDeadline({ timeoutMs: options.timeoutMs, maxTotalMs: options.maxTotalMs, clock: options.clock, ...(options.signal ? { signal: options.signal } : {}) });
+  const deadline = startDeadline({
+    timeoutMs: options.timeoutMs,
+    maxTotalMs: options.maxTotalMs,
+    clock: options.clock,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const leg: LegOptions = { ...deadline.requestOptions, onprogress: (p) => options.onprogress?.(p), allowInputRequired: true };
   const open = { timeoutMs: options.openTimeoutMs, signal: deadline.requestOptions.signal };
   const attempt = (client: Client) => runWithInputs<T>((inputs) => send(client, leg, inputs), options.answer, options.server);

@@ -8,14 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type Client, type ClientCapabilities 
 import { messageOf } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { ClientSetup } from "../connect/connection.js";
-import type {
-  ServerRequestContext,
-  ServerRequestHandlers,
-  ServerRequestKind,
-  ServerRequestRelay,
-  ServerSpecification,
-  UpstreamRequest,
-} from "../types.js";
+import type { ServerRequestContext, ServerRequestHandlers, ServerRequestKind, ServerRequestRelay, ServerSpecification, UpstreamRequest } from "../types.js";
 
 /** A call in progress on one server, as far as server-to-client requests are concerned. */
 export interface InFlightCall {

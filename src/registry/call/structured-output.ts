@@ -46,7 +46,10 @@ function dialect(schema: Record<string, unknown>): "07" | "2019" | "2020" {
 export function clip(text: string, max: number = MAX_PAYLOAD_BYTES): string {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= max) return text;
-  return `${bytes.subarray(0, max - 20).toString("utf8").replace(/\uFFFD+$/, "")}… [cut at 2 KiB]`;
+  return `${bytes
+    .subarray(0, max - 20)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "")}… [cut at 2 KiB]`;
 }
 
 /**

@@ -39,7 +39,12 @@ export interface ToolCallDeps {
   structuredContent: "error" | "lenient";
   /** The idle and total limits that apply to a call on this server, for the timeout message. */
   limits: (spec: ServerSpecification, options: CallToolOptions) => { idle: number; total: number };
-  invoke: (target: CallTarget, call: InFlightCall, mayRerun: boolean, send: (client: Client, leg: LegOptions, inputs: InputLeg) => Promise<unknown>) => Promise<CallToolResult>;
+  invoke: (
+    target: CallTarget,
+    call: InFlightCall,
+    mayRerun: boolean,
+    send: (client: Client, leg: LegOptions, inputs: InputLeg) => Promise<unknown>,
+  ) => Promise<CallToolResult>;
 }
 
 function failureResult(deps: ToolCallDeps, target: CallTarget, tool: string, error: UpstreamFailure, options: CallToolOptions): CallToolResult {
@@ -104,8 +109,15 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
   const { outputSchema: _ignored, ...definition } = tool.definition; // header mirroring only: the registry checks output itself
   let result: CallToolResult;
   try {
-    result = await deps.invoke(target, { server: spec.name, tool: tool.upstreamName, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) }, mayRerun, (client, leg, inputs) =>
-      client.callTool({ name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}), ...inputs } as never, { ...leg, toolDefinition: definition as Tool }),
+    result = await deps.invoke(
+      target,
+      { server: spec.name, tool: tool.upstreamName, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) },
+      mayRerun,
+      (client, leg, inputs) =>
+        client.callTool({ name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}), ...inputs } as never, {
+          ...leg,
+          toolDefinition: definition as Tool,
+        }),
     );
   } catch (error) {
     if (error instanceof UpstreamFailure) return failureResult(deps, target, tool.name, error, options);

@@ -32,13 +32,24 @@ interface Named {
   upstreamName: string;
 }
 
-function nameEntries<T, E extends Named>(inputs: readonly IndexInput[], pick: (l: ServerListing) => readonly T[], nameOf: (t: T) => string, make: (server: string, item: T, name: string) => E): E[] {
+function nameEntries<T, E extends Named>(
+  inputs: readonly IndexInput[],
+  pick: (l: ServerListing) => readonly T[],
+  nameOf: (t: T) => string,
+  make: (server: string, item: T, name: string) => E,
+): E[] {
   const claims = inputs.flatMap((i) => pick(i.listing).map((item) => ({ owner: i.server, name: nameOf(item), item })));
   const names = assignNames(claims);
   return claims.map((c, i) => make(c.owner, c.item, names[i]!));
 }
 
-function resolveNamed<E extends Named>(name: string, entries: readonly E[], byName: ReadonlyMap<string, E>, servers: readonly string[], deniedOn?: (server: string, n: string) => boolean): Resolution<E> {
+function resolveNamed<E extends Named>(
+  name: string,
+  entries: readonly E[],
+  byName: ReadonlyMap<string, E>,
+  servers: readonly string[],
+  deniedOn?: (server: string, n: string) => boolean,
+): Resolution<E> {
   const exact = byName.get(name);
   if (exact) return { kind: "found", entry: exact };
   const split = splitQualified(name, servers);
@@ -71,18 +82,31 @@ export class RegistryIndex {
   private readonly resourceByUri: Map<string, RegistryResource>;
   private readonly deniedTools: Map<string, Set<string>>;
 
-  private constructor(private readonly servers: readonly string[], inputs: readonly IndexInput[]) {
+  private constructor(
+    private readonly servers: readonly string[],
+    inputs: readonly IndexInput[],
+  ) {
     const visible = inputs.map((i) => ({ ...i, listing: { ...i.listing, tools: i.listing.tools.filter((t) => !i.denied(t.name)) } }));
     this.deniedTools = new Map(inputs.map((i) => [i.server, new Set(i.listing.tools.filter((t) => i.denied(t.name)).map((t) => t.name))]));
     const judge = new Map(inputs.map((i) => [i.server, i.destructive]));
-    this.tools = nameEntries(visible, (l) => l.tools, (t: Tool) => t.name, (server, definition, name) => ({
-      name,
-      server,
-      upstreamName: definition.name,
-      destructive: judge.get(server)!(definition),
-      definition,
-    }));
-    this.prompts = nameEntries(visible, (l) => l.prompts, (p: Prompt) => p.name, (server, definition, name) => ({ name, server, upstreamName: definition.name, definition }));
+    this.tools = nameEntries(
+      visible,
+      (l) => l.tools,
+      (t: Tool) => t.name,
+      (server, definition, name) => ({
+        name,
+        server,
+        upstreamName: definition.name,
+        destructive: judge.get(server)!(definition),
+        definition,
+      }),
+    );
+    this.prompts = nameEntries(
+      visible,
+      (l) => l.prompts,
+      (p: Prompt) => p.name,
+      (server, definition, name) => ({ name, server, upstreamName: definition.name, definition }),
+    );
     this.resources = RegistryIndex.nameResources(visible);
     this.templates = visible.flatMap((i) => i.listing.templates.map((definition: ResourceTemplateType) => ({ server: i.server, definition })));
     this.toolByName = new Map(this.tools.map((t) => [t.name, t]));

@@ -180,7 +180,10 @@ export class ServerTable {
       const client = await raceAbort(connection.ready({ timeoutMs: limits.startupMs, ...(signal ? { signal } : {}) }), signal);
       phase = "list";
       this.stale.delete(spec.name); // a change announced from here on is not in this listing
-      const listing = await raceAbort(fetchListing(client, { logger, redact: upstream.redact, timeoutMs: limits.timeoutOf(spec), ...(signal ? { signal } : {}) }), signal);
+      const listing = await raceAbort(
+        fetchListing(client, { logger, redact: upstream.redact, timeoutMs: limits.timeoutOf(spec), ...(signal ? { signal } : {}) }),
+        signal,
+      );
       upstream.listing = listing;
       this.down.delete(spec.name);
       const { tools, resources, templates, prompts } = listing;
@@ -253,7 +256,10 @@ export class ServerTable {
     const before = this.index;
     this.index = RegistryIndex.build(this.names(), inputs);
     if (!announce || !this.hub.active) return;
-    const events = diffOffers(snapshotOffer(before.tools, before.prompts, before.resources), snapshotOffer(this.index.tools, this.index.prompts, this.index.resources));
+    const events = diffOffers(
+      snapshotOffer(before.tools, before.prompts, before.resources),
+      snapshotOffer(this.index.tools, this.index.prompts, this.index.resources),
+    );
     if (events.length > 0) this.hub.publish(events);
   }
 }

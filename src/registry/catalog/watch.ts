@@ -138,5 +138,9 @@ export function snapshotOffer(
  * diffOffers(before, after) // [{ kind: "added", server: "a", tool: "x" }]
  */
 export function diffOffers(before: OfferSnapshot, after: OfferSnapshot): WatchEvent[] {
-  return [...diffKind(before.tools, after.tools, "tool"), ...diffKind(before.prompts, after.prompts, "prompt"), ...diffKind(before.resources, after.resources, "resource")];
+  return [
+    ...diffKind(before.tools, after.tools, "tool"),
+    ...diffKind(before.prompts, after.prompts, "prompt"),
+    ...diffKind(before.resources, after.resources, "resource"),
+  ];
 }

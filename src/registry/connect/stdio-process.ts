@@ -79,7 +79,8 @@ export class StdioProcessTransport implements Transport {
    */
   async exitWithin(timeoutMs: number): Promise<ChildExit | undefined> {
     const child = this.child;
-    if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null) return this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined);
+    if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null)
+      return this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined);
     const exited = new Promise<ChildExit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
     return waitAtMost(this.clock, exited, timeoutMs);
   }

@@ -77,7 +77,12 @@ export function legacyStdio(name: string, config: FixtureConfig = {}, options: S
 
 /** The same server, started through a launcher that does not forward signals (as `npx` does). */
 export function wrappedLegacyStdio(name: string, config: FixtureConfig = {}, options: StdioServerOptions = {}): ServerSpecification {
-  return ServerSpec.stdio(name, process.execPath, [join(FIXTURES, "npx-like-wrapper.mjs"), join(FIXTURES, "legacy-stdio.mjs"), JSON.stringify({ name, ...config })], options);
+  return ServerSpec.stdio(
+    name,
+    process.execPath,
+    [join(FIXTURES, "npx-like-wrapper.mjs"), join(FIXTURES, "legacy-stdio.mjs"), JSON.stringify({ name, ...config })],
+    options,
+  );
 }
 
 /** The dual-era v2 fixture over stdio. */

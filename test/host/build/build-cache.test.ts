@@ -202,7 +202,10 @@ describe("build: invalidation when an extension changes its offer", () => {
     ({ host } = await startedHost([
       {
         name: "twin",
-        toolsets: [{ name: "left", default: false }, { name: "right", default: false }],
+        toolsets: [
+          { name: "left", default: false },
+          { name: "right", default: false },
+        ],
         tools: [textTool("left_tool"), { ...textTool("right_tool"), toolset: "right" }],
         setup: (ctx) => captured.resolve(ctx),
       },

@@ -69,7 +69,10 @@ for (const era of ["legacy", "modern"] as const) {
         await assert.rejects(client.callTool({ name: "search", arguments: {} }), (error: unknown) => {
           assert.ok(error instanceof ProtocolError);
           assert.equal(error.code, -32602);
-          assert.equal(error.message, 'Unknown tool "search". Available: alpha__search, alpha_only, beta__search, list_server_toolsets. A tool outside this URL\'s toolsets is not callable here.');
+          assert.equal(
+            error.message,
+            'Unknown tool "search". Available: alpha__search, alpha_only, beta__search, list_server_toolsets. A tool outside this URL\'s toolsets is not callable here.',
+          );
           return true;
         });
       } finally {
@@ -95,7 +98,10 @@ for (const era of ["legacy", "modern"] as const) {
       ({ host } = await startedHost(twins()));
       const { client, close } = await connectInProcess(host, "alpha&beta", { era });
       try {
-        assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["alpha__summarise", "beta__summarise", "sum_up"]);
+        assert.deepEqual(
+          (await client.listPrompts()).prompts.map((p) => p.name),
+          ["alpha__summarise", "beta__summarise", "sum_up"],
+        );
         assert.equal(promptText(await client.getPrompt({ name: "alpha__summarise" })), "alpha summary");
         assert.equal(promptText(await client.getPrompt({ name: "beta__summarise" })), "beta summary");
         assert.equal(promptText(await client.getPrompt({ name: "beta.summarise" })), "beta summary");
@@ -116,12 +122,18 @@ for (const era of ["legacy", "modern"] as const) {
       const both = await connectInProcess(host, "alpha&beta", { era });
       const one = await connectInProcess(host, "only=alpha", { era });
       try {
-        assert.deepEqual((await both.client.listResources()).resources.map((r) => r.uri), ["alpha:mem://notes", "beta:mem://notes", "mem://alpha"]);
+        assert.deepEqual(
+          (await both.client.listResources()).resources.map((r) => r.uri),
+          ["alpha:mem://notes", "beta:mem://notes", "mem://alpha"],
+        );
         const read = async (uri: string) => ((await both.client.readResource({ uri })).contents[0] as { text: string }).text;
         assert.equal(await read("alpha:mem://notes"), "alpha notes");
         assert.equal(await read("beta:mem://notes"), "beta notes");
         assert.equal(await read("mem://alpha"), "alpha's own");
-        assert.deepEqual((await one.client.listResources()).resources.map((r) => r.uri), ["mem://alpha", "mem://notes"]);
+        assert.deepEqual(
+          (await one.client.listResources()).resources.map((r) => r.uri),
+          ["mem://alpha", "mem://notes"],
+        );
         assert.equal(((await one.client.readResource({ uri: "mem://notes" })).contents[0] as { text: string }).text, "alpha notes");
       } finally {
         await Promise.all([both.close(), one.close()]);
@@ -145,7 +157,11 @@ describe("names are cleaned for models", () => {
   it("cuts a name over 64 characters and gives it a hash suffix that is the same in every build", async () => {
     const long = `${"x".repeat(60)}_and_then_some`;
     ({ host } = await startedHost([
-      { name: "verbose", toolsets: [{ name: "verbose" }, { name: "more", default: false }], tools: [textTool(long, {}, "long answered"), textTool("other", { toolset: "more" })] },
+      {
+        name: "verbose",
+        toolsets: [{ name: "verbose" }, { name: "more", default: false }],
+        tools: [textTool(long, {}, "long answered"), textTool("other", { toolset: "more" })],
+      },
     ]));
     const first = await build(host, "");
     host.forgetBuilt();
@@ -196,16 +212,27 @@ describe("two extensions contributing the same name to the same toolset", () => 
     try {
       assert.deepEqual(await toolNames(client), ["fetch", "list_server_toolsets"]);
       assert.equal(await callOk(client, "fetch"), "first's fetch");
-      assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["brief"]);
+      assert.deepEqual(
+        (await client.listPrompts()).prompts.map((p) => p.name),
+        ["brief"],
+      );
       assert.equal(promptText(await client.getPrompt({ name: "brief" })), "first's brief");
     } finally {
       await close();
     }
     assert.deepEqual(
-      logsWithCode(records, "TOOL_NAME_CLASH").map((r) => ({ level: r.level, message: r.message, extension: r.data?.["extension"] })),
+      logsWithCode(records, "TOOL_NAME_CLASH").map((r) => ({ level: r.level, message: r.message, extension: r.data?.extension })),
       [
-        { level: "warn", message: 'extensions "first" and "second" both contribute tool "fetch" to toolset "shared"; "first" (first in load order) wins', extension: "second" },
-        { level: "warn", message: 'extensions "first" and "second" both contribute prompt "brief" to toolset "shared"; "first" (first in load order) wins', extension: "second" },
+        {
+          level: "warn",
+          message: 'extensions "first" and "second" both contribute tool "fetch" to toolset "shared"; "first" (first in load order) wins',
+          extension: "second",
+        },
+        {
+          level: "warn",
+          message: 'extensions "first" and "second" both contribute prompt "brief" to toolset "shared"; "first" (first in load order) wins',
+          extension: "second",
+        },
       ],
     );
   });

@@ -47,7 +47,12 @@ describe("onServer: who is called, and when", () => {
     ({ host } = await startedHost(
       [
         { name: "a-first", toolsets: [{ name: "a", instructions: "A." }], tools: [textTool("a_tool")] },
-        { name: "z-last", toolsets: [{ name: "z" }], tools: [textTool("z_tool")], onServer: (d) => void (seen = { key: d.key, toolsets: d.toolsets, tools: d.tools().map((t) => t.name), instructions: d.instructions }) },
+        {
+          name: "z-last",
+          toolsets: [{ name: "z" }],
+          tools: [textTool("z_tool")],
+          onServer: (d) => void (seen = { key: d.key, toolsets: d.toolsets, tools: d.tools().map((t) => t.name), instructions: d.instructions }),
+        },
       ],
       { instructions: "Host." },
     ));
@@ -80,33 +85,45 @@ describe("onServer: changes apply to that build only", () => {
     const untouched = await connectInProcess(host, "x");
     try {
       const editedTools = (await edited.client.listTools()).tools;
-      assert.deepEqual(editedTools.map((t) => [t.name, t.description]), [
-        ["list_server_toolsets", editedTools[0]!.description],
-        ["x_tool", "changed"],
-        ["y_tool", undefined],
-      ]);
+      assert.deepEqual(
+        editedTools.map((t) => [t.name, t.description]),
+        [
+          ["list_server_toolsets", editedTools[0]!.description],
+          ["x_tool", "changed"],
+          ["y_tool", undefined],
+        ],
+      );
       assert.equal(await callOk(edited.client, "x_tool"), "replaced");
       assert.deepEqual((await edited.client.listPrompts()).prompts, []);
       assert.equal(edited.client.getInstructions(), "Custom instructions for x and y.");
 
       const untouchedTools = (await untouched.client.listTools()).tools;
-      assert.deepEqual(untouchedTools.map((t) => [t.name, t.description]), [
-        ["list_server_toolsets", untouchedTools[0]!.description],
-        ["x_secret", undefined],
-        ["x_tool", "original"],
-      ]);
+      assert.deepEqual(
+        untouchedTools.map((t) => [t.name, t.description]),
+        [
+          ["list_server_toolsets", untouchedTools[0]!.description],
+          ["x_secret", undefined],
+          ["x_tool", "original"],
+        ],
+      );
       assert.equal(await callOk(untouched.client, "x_tool"), "x_tool ok");
-      assert.deepEqual((await untouched.client.listPrompts()).prompts.map((p) => p.name), ["x_prompt"]);
+      assert.deepEqual(
+        (await untouched.client.listPrompts()).prompts.map((p) => p.name),
+        ["x_prompt"],
+      );
       assert.equal(untouched.client.getInstructions(), undefined);
     } finally {
       await Promise.all([edited.close(), untouched.close()]);
     }
     // Editing one build changed nothing on offer.
-    assert.deepEqual(host.offeredTools().map((t) => [t.name, t.description]), [
-      ["x_secret", undefined],
-      ["x_tool", "original"],
-      ["y_tool", undefined],
-    ]);
+    assert.deepEqual(
+      host.offeredTools().map((t) => [t.name, t.description]),
+      [
+        ["x_secret", undefined],
+        ["x_tool", "original"],
+        ["y_tool", undefined],
+      ],
+    );
   });
 });
 
@@ -136,8 +153,14 @@ describe("onServer that throws", () => {
     assert.equal(built.instructions, undefined);
     const failures = logsWithCode(logs, "EXTENSION_HOOK_FAILED");
     assert.deepEqual(
-      failures.map((r) => ({ level: r.level, message: r.message, extension: r.data?.["extension"] })),
-      [{ level: "warn", message: '[extension careless] onServer threw for build "main"; its changes to this build were discarded: hook exploded', extension: "careless" }],
+      failures.map((r) => ({ level: r.level, message: r.message, extension: r.data?.extension })),
+      [
+        {
+          level: "warn",
+          message: '[extension careless] onServer threw for build "main"; its changes to this build were discarded: hook exploded',
+          extension: "careless",
+        },
+      ],
     );
     const { client, close } = await connectInProcess(host, "");
     try {
@@ -163,7 +186,7 @@ describe("onServer that throws", () => {
     const built = await build(host, "");
     assert.deepEqual(built.toolNames, ["async_tool", "bystander_tool", "list_server_toolsets"]);
     assert.deepEqual(
-      logsWithCode(logs, "EXTENSION_HOOK_FAILED").map((r) => r.data?.["extension"]),
+      logsWithCode(logs, "EXTENSION_HOOK_FAILED").map((r) => r.data?.extension),
       ["async-hook"],
     );
   });

@@ -57,12 +57,20 @@ describe("tool extensions in load order", () => {
   it("lets the later description win and runs the last wrap first, and the tool stays one tool", async () => {
     const calls: string[] = [];
     // Passed out of order: load order is by name, so ext-b applies before ext-c.
-    ({ host, records } = await startedHost([tracer("ext-c", calls, { annotations: { idempotentHint: true } }), owner(calls), tracer("ext-b", calls, { title: "Search (b)" }), bystander]));
+    ({ host, records } = await startedHost([
+      tracer("ext-c", calls, { annotations: { idempotentHint: true } }),
+      owner(calls),
+      tracer("ext-b", calls, { title: "Search (b)" }),
+      bystander,
+    ]));
     for (const era of ["legacy", "modern"] as const) {
       const { client, close } = await connectInProcess(host, "", { era });
       try {
         const tools = (await client.listTools()).tools;
-        assert.deepEqual(tools.map((t) => t.name), ["browse", "bystander_tool", "list_server_toolsets", "search"]);
+        assert.deepEqual(
+          tools.map((t) => t.name),
+          ["browse", "bystander_tool", "list_server_toolsets", "search"],
+        );
         const search = tools.find((t) => t.name === "search")!;
         assert.equal(search.description, "Searches, as ext-c says.");
         assert.equal(search.title, "Search (b)");
@@ -74,9 +82,10 @@ describe("tool extensions in load order", () => {
         await close();
       }
     }
-    assert.deepEqual(host.offeredTools().filter((t) => t.name === "search"), [
-      { name: "search", toolset: "owner", extension: "owner", title: "Search (b)", description: "Searches, as ext-c says." },
-    ]);
+    assert.deepEqual(
+      host.offeredTools().filter((t) => t.name === "search"),
+      [{ name: "search", toolset: "owner", extension: "owner", title: "Search (b)", description: "Searches, as ext-c says." }],
+    );
     assert.deepEqual(logsWithCode(records, "TOOL_EXTENSION_FAILED"), []);
   });
 
@@ -94,10 +103,16 @@ describe("tool extensions in load order", () => {
       ],
     };
     ({ host, records } = await startedHost([ghost, owner(), bystander]));
-    assert.deepEqual(host.offeredTools().map((t) => t.name), ["browse", "bystander_tool", "search"]);
+    assert.deepEqual(
+      host.offeredTools().map((t) => t.name),
+      ["browse", "bystander_tool", "search"],
+    );
     assert.deepEqual((await build(host, "")).toolNames, ["browse", "bystander_tool", "list_server_toolsets", "search"]);
     assert.deepEqual(logsWithCode(records, "TOOL_EXTENSION_FAILED"), []);
-    assert.deepEqual(host.declaredToolsets().map((t) => t.name), ["bystander", "ghost", "owner"]);
+    assert.deepEqual(
+      host.declaredToolsets().map((t) => t.name),
+      ["bystander", "ghost", "owner"],
+    );
   });
 });
 
@@ -119,7 +134,10 @@ describe("a tool extension that fails", () => {
       ({ host, records } = await startedHost([owner(), narrower, bystander]));
       const { client, close } = await connectInProcess(host, "");
       try {
-        assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ["browse", "bystander_tool", "list_server_toolsets"]);
+        assert.deepEqual(
+          (await client.listTools()).tools.map((t) => t.name),
+          ["browse", "bystander_tool", "list_server_toolsets"],
+        );
         await assert.rejects(client.callTool({ name: "search", arguments: {} }), /Unknown tool "search"/);
         assert.equal(await callOk(client, "browse"), "browse ok");
         assert.equal(await callOk(client, "bystander_tool"), "bystander_tool ok");
@@ -136,7 +154,10 @@ describe("a tool extension that fails", () => {
           },
         ],
       );
-      assert.deepEqual(host.offeredTools().map((t) => t.name), ["browse", "bystander_tool"]);
+      assert.deepEqual(
+        host.offeredTools().map((t) => t.name),
+        ["browse", "bystander_tool"],
+      );
     });
   }
 
@@ -155,6 +176,9 @@ describe("a tool extension that fails", () => {
     };
     ({ host, records } = await startedHost([owner(calls), tracer("a-fine", calls), failing, bystander]));
     assert.deepEqual((await build(host, "")).toolNames, ["browse", "bystander_tool", "list_server_toolsets"]);
-    assert.deepEqual(logsWithCode(records, "TOOL_EXTENSION_FAILED").map((r) => r.data?.["extension"]), ["z-failing"]);
+    assert.deepEqual(
+      logsWithCode(records, "TOOL_EXTENSION_FAILED").map((r) => r.data?.extension),
+      ["z-failing"],
+    );
   });
 });

@@ -33,8 +33,8 @@ async function assertLeftOut(records: LogRecord[], tool: string, reason: string 
   const warnings = logsWithCode(records, "TOOL_SCHEMA_INVALID");
   assert.equal(warnings.length, 1);
   assert.equal(warnings[0]!.level, "warn");
-  assert.equal(warnings[0]!.data?.["extension"], "schemas");
-  assert.equal(warnings[0]!.data?.["tool"], tool);
+  assert.equal(warnings[0]!.data?.extension, "schemas");
+  assert.equal(warnings[0]!.data?.tool, tool);
   const prefix = `[extension schemas] tool "${tool}" is left out: `;
   assert.ok(warnings[0]!.message.startsWith(prefix), warnings[0]!.message);
   const rest = warnings[0]!.message.slice(prefix.length);
@@ -63,7 +63,11 @@ describe("a tool schema that cannot be used", () => {
 
   it("leaves out a tool whose input schema does not compile", async () => {
     const { records } = await withTool(textTool("nonsense", { inputSchema: { type: "object", properties: { a: { type: "nonsense" } } } }));
-    await assertLeftOut(records, "nonsense", /^its schema does not compile: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/);
+    await assertLeftOut(
+      records,
+      "nonsense",
+      /^its schema does not compile: schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/,
+    );
   });
 
   it("leaves out a tool whose output schema does not compile", async () => {
@@ -79,7 +83,9 @@ describe("a tool schema that cannot be used", () => {
       throw new Error("no network in this test");
     }) as typeof fetch;
     try {
-      const { records } = await withTool(textTool("remote_ref", { inputSchema: { type: "object", properties: { a: { $ref: "https://schemas.example.com/a.json" } } } }));
+      const { records } = await withTool(
+        textTool("remote_ref", { inputSchema: { type: "object", properties: { a: { $ref: "https://schemas.example.com/a.json" } } } }),
+      );
       await build(host!, "");
       assert.deepEqual(
         fetches.filter((url) => url.includes("schemas.example.com")),
@@ -99,7 +105,7 @@ describe("tool input schemas that work", () => {
       defineTool({
         name: "json_add",
         inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
-        handler: (args) => ({ content: [{ type: "text", text: String((args["a"] as number) + (args["b"] as number)) }] }),
+        handler: (args) => ({ content: [{ type: "text", text: String((args.a as number) + (args.b as number)) }] }),
       }),
       defineTool({
         name: "zod_add",
@@ -116,18 +122,29 @@ describe("tool input schemas that work", () => {
       const { client, close } = await connectInProcess(host, "", { era });
       try {
         const listed = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t.inputSchema]));
-        assert.deepEqual(listed["json_add"], { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false });
-        assert.equal(listed["zod_add"]?.type, "object");
-        assert.deepEqual(Object.keys(listed["zod_add"]?.properties ?? {}), ["a", "b"]);
-        assert.deepEqual(listed["no_schema"], { type: "object", properties: {} });
+        assert.deepEqual(listed.json_add, {
+          type: "object",
+          properties: { a: { type: "number" }, b: { type: "number" } },
+          required: ["a", "b"],
+          additionalProperties: false,
+        });
+        assert.equal(listed.zod_add?.type, "object");
+        assert.deepEqual(Object.keys(listed.zod_add?.properties ?? {}), ["a", "b"]);
+        assert.deepEqual(listed.no_schema, { type: "object", properties: {} });
 
         assert.equal(await callOk(client, "json_add", { a: 1, b: 2 }), "3");
         assert.equal(await callOk(client, "zod_add", { a: 1, b: 2 }), "3");
         assert.equal(await callOk(client, "zod_add", { a: 1 }), "11"); // zod's default reached the handler
         assert.equal(await callOk(client, "no_schema"), "{}");
         assert.equal(await callError(client, "json_add", { a: "one", b: 2 }), 'Invalid arguments for tool "json_add": "/a" must be number (keyword "type")');
-        assert.equal(await callError(client, "json_add", { a: 1 }), `Invalid arguments for tool "json_add": the arguments must have required property 'b' (keyword "required")`);
-        assert.equal(await callError(client, "zod_add", { a: "one" }), 'Invalid arguments for tool "zod_add": "a": Invalid input: expected number, received string');
+        assert.equal(
+          await callError(client, "json_add", { a: 1 }),
+          `Invalid arguments for tool "json_add": the arguments must have required property 'b' (keyword "required")`,
+        );
+        assert.equal(
+          await callError(client, "zod_add", { a: "one" }),
+          'Invalid arguments for tool "zod_add": "a": Invalid input: expected number, received string',
+        );
       } finally {
         await close();
       }

@@ -40,7 +40,10 @@ describe("onToolset activation", () => {
   it("declares the extension's toolsets before it wakes, and keeps its setup and tools back", async () => {
     const { extensions, seen } = lazyDeployment();
     ({ host } = await startedHost(extensions));
-    assert.deepEqual(host.declaredToolsets().map((t) => t.name), ["lazy", "plain"]);
+    assert.deepEqual(
+      host.declaredToolsets().map((t) => t.name),
+      ["lazy", "plain"],
+    );
     assert.deepEqual((await build(host, "")).toolNames, ["list_server_toolsets", "plain_tool"]);
     assert.deepEqual((await build(host, "without=lazy")).toolNames, ["list_server_toolsets", "plain_tool"]);
     assert.deepEqual((await build(host, "nosuch")).toolNames, ["list_server_toolsets", "plain_tool"]);
@@ -50,7 +53,10 @@ describe("onToolset activation", () => {
       { name: "lazy", status: "dormant" },
       { name: "plain", status: "ready" },
     ]);
-    assert.deepEqual(answer.toolsets.find((t) => t.name === "lazy"), { name: "lazy", title: "Lazy", default: false, always: false, active: false, extensions: ["lazy"] });
+    assert.deepEqual(
+      answer.toolsets.find((t) => t.name === "lazy"),
+      { name: "lazy", title: "Lazy", default: false, always: false, active: false, extensions: ["lazy"] },
+    );
   });
 
   it("sets the extension up once a selection names one of its toolsets, exactly once, and bumps the revision", async () => {
@@ -82,13 +88,25 @@ describe("onToolset activation", () => {
       const other = await connectInProcess(host, "only=plain", { era });
       const woken = await connectInProcess(host, "only=lazy", { era });
       try {
-        assert.deepEqual((await other.client.listTools()).tools.map((t) => t.name), ["list_server_toolsets", "plain_tool"]);
+        assert.deepEqual(
+          (await other.client.listTools()).tools.map((t) => t.name),
+          ["list_server_toolsets", "plain_tool"],
+        );
         assert.deepEqual((await other.client.listResources()).resources, []);
         assert.deepEqual((await other.client.listPrompts()).prompts, []);
         assert.equal(other.client.getInstructions(), undefined);
-        assert.deepEqual((await woken.client.listTools()).tools.map((t) => t.name), ["lazy_tool", "list_server_toolsets"]);
-        assert.deepEqual((await woken.client.listResources()).resources.map((r) => r.uri), ["lazy://state"]);
-        assert.deepEqual((await woken.client.listPrompts()).prompts.map((p) => p.name), ["lazy_prompt"]);
+        assert.deepEqual(
+          (await woken.client.listTools()).tools.map((t) => t.name),
+          ["lazy_tool", "list_server_toolsets"],
+        );
+        assert.deepEqual(
+          (await woken.client.listResources()).resources.map((r) => r.uri),
+          ["lazy://state"],
+        );
+        assert.deepEqual(
+          (await woken.client.listPrompts()).prompts.map((p) => p.name),
+          ["lazy_prompt"],
+        );
       } finally {
         await Promise.all([other.close(), woken.close()]);
       }

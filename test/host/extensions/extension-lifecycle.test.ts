@@ -71,11 +71,14 @@ describe("setup that fails", () => {
         { name: "bystander", status: "ready" },
         { name: "fragile", status: "failed", error: message, code },
       ]);
-      assert.deepEqual(answer.toolsets.find((t) => t.name === "fragile"), { name: "fragile", title: "Fragile", default: false, always: false, active: true, extensions: ["fragile"] });
+      assert.deepEqual(
+        answer.toolsets.find((t) => t.name === "fragile"),
+        { name: "fragile", title: "Fragile", default: false, always: false, active: true, extensions: ["fragile"] },
+      );
       assert.deepEqual(answer.active, ["bystander", "fragile"]);
       assert.deepEqual(answer.tools, ["bystander_tool", "list_server_toolsets"]);
       assert.deepEqual(
-        logsWithCode(records, code).map((r) => ({ level: r.level, message: r.message, extension: r.data?.["extension"] })),
+        logsWithCode(records, code).map((r) => ({ level: r.level, message: r.message, extension: r.data?.extension })),
         [{ level: "error", message, extension: "fragile" }],
       );
       await assertBystanderServes();

@@ -36,7 +36,10 @@ describe("discovery reads the project's own mcpExtensions field", () => {
     const dir = fixture("root-list");
     const { found, problems } = await discoverExtensions({ cwd: dir });
     assert.deepEqual(problems, []);
-    assert.deepEqual(found.map((f) => f.entry), [join(dir, "first.js"), join(dir, "second.js")]);
+    assert.deepEqual(
+      found.map((f) => f.entry),
+      [join(dir, "first.js"), join(dir, "second.js")],
+    );
     assert.deepEqual(sources(found), ['package "fixture-root-list" (./first.js)', 'package "fixture-root-list" (./second.js)']);
   });
   it("as an object of name → path, keeping each name as the declared name", async () => {
@@ -44,8 +47,22 @@ describe("discovery reads the project's own mcpExtensions field", () => {
     const { found, problems } = await discoverExtensions({ cwd: dir });
     assert.deepEqual(problems, []);
     assert.deepEqual(found, [
-      { packageName: "fixture-root-object", packageVersion: "2.0.0", packageDir: dir, entry: join(dir, "lib/alpha.js"), declaredName: "alpha", source: 'package "fixture-root-object" (alpha: ./lib/alpha.js)' },
-      { packageName: "fixture-root-object", packageVersion: "2.0.0", packageDir: dir, entry: join(dir, "zeta.js"), declaredName: "zeta", source: 'package "fixture-root-object" (zeta: ./zeta.js)' },
+      {
+        packageName: "fixture-root-object",
+        packageVersion: "2.0.0",
+        packageDir: dir,
+        entry: join(dir, "lib/alpha.js"),
+        declaredName: "alpha",
+        source: 'package "fixture-root-object" (alpha: ./lib/alpha.js)',
+      },
+      {
+        packageName: "fixture-root-object",
+        packageVersion: "2.0.0",
+        packageDir: dir,
+        entry: join(dir, "zeta.js"),
+        declaredName: "zeta",
+        source: 'package "fixture-root-object" (zeta: ./zeta.js)',
+      },
     ]);
   });
   it("finds nothing and reports nothing in a folder without package.json", async () => {
@@ -149,26 +166,69 @@ describe("discovery reports malformed declarations without crashing", () => {
     assert.deepEqual(
       problems.map((p) => [p.code, p.extension, normalise(p.message)]),
       [
-        ["EXTENSION_INVALID", "fixture-malformed", `package "fixture-malformed" (${join(dir, "package.json")}): mcpExtensions is the number 42; expected a path like "./dist/extension.js", a list of paths, or an object of name → path. ${fix}`],
-        ["EXTENSION_INVALID", "fixture-absolute", `package "fixture-absolute" (${pkgJson("fixture-absolute")}): mcpExtensions is the string "/etc/hostname", which is not inside the package; use a relative path to a file in the package folder. ${fix}`],
+        [
+          "EXTENSION_INVALID",
+          "fixture-malformed",
+          `package "fixture-malformed" (${join(dir, "package.json")}): mcpExtensions is the number 42; expected a path like "./dist/extension.js", a list of paths, or an object of name → path. ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-absolute",
+          `package "fixture-absolute" (${pkgJson("fixture-absolute")}): mcpExtensions is the string "/etc/hostname", which is not inside the package; use a relative path to a file in the package folder. ${fix}`,
+        ],
         ["EXTENSION_INVALID", "fixture-bad-json", `package "fixture-bad-json": ${pkgJson("fixture-bad-json")} is not valid JSON (…); fix the file.`],
-        ["EXTENSION_INVALID", "fixture-bad-list", `package "fixture-bad-list" (${pkgJson("fixture-bad-list")}): mcpExtensions[1] is the number 3; expected a path relative to the package, like "./dist/extension.js". ${fix}`],
-        ["EXTENSION_INVALID", "fixture-bad-list", `package "fixture-bad-list" (${pkgJson("fixture-bad-list")}): mcpExtensions[2] is an empty string; expected a path relative to the package, like "./dist/extension.js". ${fix}`],
-        ["EXTENSION_INVALID", "fixture-bad-object", `package "fixture-bad-object" (${pkgJson("fixture-bad-object")}): mcpExtensions has the key " ", but each key is the extension's name; give it a name. ${fix}`],
-        ["EXTENSION_INVALID", "bad", `package "fixture-bad-object" (${pkgJson("fixture-bad-object")}): mcpExtensions.bad is the number 7; expected a path relative to the package, like "./dist/extension.js". ${fix}`],
-        ["EXTENSION_INVALID", "fixture-empty-string", `package "fixture-empty-string" (${pkgJson("fixture-empty-string")}): mcpExtensions is an empty string; expected a path relative to the package, like "./dist/extension.js". ${fix}`],
-        ["EXTENSION_INVALID", "fixture-escapes", `package "fixture-escapes" (${pkgJson("fixture-escapes")}): mcpExtensions is the string "../outside.js", which is not inside the package; use a relative path to a file in the package folder. ${fix}`],
-        ["EXTENSION_INVALID", "fixture-malformed", `package "fixture-malformed" (workspaces): workspace "missing/literal" has no package.json (looked in ${join(dir, "missing/literal")}); fix the pattern or add the package.`],
-        ["EXTENSION_INVALID", "fixture-malformed", `package "fixture-malformed" (workspaces): workspace pattern "deep/**" uses "**", which discovery does not follow; list the folders, or use one "*" per level like "plugins/*".`],
+        [
+          "EXTENSION_INVALID",
+          "fixture-bad-list",
+          `package "fixture-bad-list" (${pkgJson("fixture-bad-list")}): mcpExtensions[1] is the number 3; expected a path relative to the package, like "./dist/extension.js". ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-bad-list",
+          `package "fixture-bad-list" (${pkgJson("fixture-bad-list")}): mcpExtensions[2] is an empty string; expected a path relative to the package, like "./dist/extension.js". ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-bad-object",
+          `package "fixture-bad-object" (${pkgJson("fixture-bad-object")}): mcpExtensions has the key " ", but each key is the extension's name; give it a name. ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "bad",
+          `package "fixture-bad-object" (${pkgJson("fixture-bad-object")}): mcpExtensions.bad is the number 7; expected a path relative to the package, like "./dist/extension.js". ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-empty-string",
+          `package "fixture-empty-string" (${pkgJson("fixture-empty-string")}): mcpExtensions is an empty string; expected a path relative to the package, like "./dist/extension.js". ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-escapes",
+          `package "fixture-escapes" (${pkgJson("fixture-escapes")}): mcpExtensions is the string "../outside.js", which is not inside the package; use a relative path to a file in the package folder. ${fix}`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-malformed",
+          `package "fixture-malformed" (workspaces): workspace "missing/literal" has no package.json (looked in ${join(dir, "missing/literal")}); fix the pattern or add the package.`,
+        ],
+        [
+          "EXTENSION_INVALID",
+          "fixture-malformed",
+          `package "fixture-malformed" (workspaces): workspace pattern "deep/**" uses "**", which discovery does not follow; list the folders, or use one "*" per level like "plugins/*".`,
+        ],
       ],
     );
   });
   it("gives each problem a best-guess name and a source (the detailed form loadExtensions reports)", async () => {
     const { failures } = await discoverExtensionsDetailed({ cwd: dir });
-    assert.deepEqual(failures.slice(0, 2).map((f) => [f.name, f.source]), [
-      ["fixture-malformed", 'package "fixture-malformed" (mcpExtensions)'],
-      ["fixture-absolute", 'package "fixture-absolute" (mcpExtensions)'],
-    ]);
+    assert.deepEqual(
+      failures.slice(0, 2).map((f) => [f.name, f.source]),
+      [
+        ["fixture-malformed", 'package "fixture-malformed" (mcpExtensions)'],
+        ["fixture-absolute", 'package "fixture-absolute" (mcpExtensions)'],
+      ],
+    );
     assert.deepEqual(failures.find((f) => f.name === "bad")?.source, 'package "fixture-bad-object" (mcpExtensions.bad)');
   });
 });

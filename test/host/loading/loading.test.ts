@@ -37,7 +37,10 @@ describe("loadExtensions with names", () => {
   it("finds a name that is only an extension's own name by importing the remaining entries, reporting their failures", async () => {
     const result = await loadExtensions({ cwd, names: ["clock"], logger: memoryLogger().logger });
     assert.deepEqual(names(result), ["clock"]);
-    assert.deepEqual(result.failures.map((f) => [f.name, f.error.code]), [["fixture-names-throws", "EXTENSION_LOAD_FAILED"]]);
+    assert.deepEqual(
+      result.failures.map((f) => [f.name, f.error.code]),
+      [["fixture-names-throws", "EXTENSION_LOAD_FAILED"]],
+    );
   });
   it("reports a name that matched nothing, listing what was discovered", async () => {
     const { logger, records } = memoryLogger();
@@ -58,7 +61,10 @@ describe("loadExtensions with names", () => {
     assert.deepEqual(names(await loadExtensions({ cwd, names: ["math,text"], logger: memoryLogger().logger })), ["math", "text"]);
     const all = await loadExtensions({ cwd, names: [], logger: memoryLogger().logger });
     assert.deepEqual(names(all), ["clock", "math", "pair-a", "pair-b", "text"]);
-    assert.deepEqual(all.failures.map((f) => f.name), ["fixture-names-throws"]);
+    assert.deepEqual(
+      all.failures.map((f) => f.name),
+      ["fixture-names-throws"],
+    );
   });
 });
 
@@ -107,27 +113,46 @@ describe("loading every export shape", () => {
     const description = (name: string) => result.extensions.find((l) => l.extension.name === name)?.extension.description;
     assert.equal(description("factory"), "greeting=hi");
     assert.equal(description("async-a"), "calm");
-    const fromPackage = await loadExtensions({ cwd: fixture("root-object"), options: { "fixture-root-object": { greeting: "pkg" } }, logger: memoryLogger().logger });
+    const fromPackage = await loadExtensions({
+      cwd: fixture("root-object"),
+      options: { "fixture-root-object": { greeting: "pkg" } },
+      logger: memoryLogger().logger,
+    });
     assert.equal(fromPackage.extensions.find((l) => l.extension.name === "zeta")?.extension.description, "greeting=pkg");
-    const fromDeclared = await loadExtensions({ cwd: fixture("root-object"), options: { zeta: { greeting: "z" }, "fixture-root-object": { greeting: "pkg" } }, logger: memoryLogger().logger });
+    const fromDeclared = await loadExtensions({
+      cwd: fixture("root-object"),
+      options: { zeta: { greeting: "z" }, "fixture-root-object": { greeting: "pkg" } },
+      logger: memoryLogger().logger,
+    });
     assert.equal(fromDeclared.extensions.find((l) => l.extension.name === "zeta")?.extension.description, "greeting=z");
   });
   it("names a nameless extension after its declared name, else its package", async () => {
     const { extensions } = await loadExtensions({ cwd: fixture("root-object"), logger: memoryLogger().logger });
-    assert.deepEqual(extensions.map((l) => [l.extension.name, l.extension.description]), [["alpha", undefined], ["zeta", "greeting=none"]]);
+    assert.deepEqual(
+      extensions.map((l) => [l.extension.name, l.extension.description]),
+      [
+        ["alpha", undefined],
+        ["zeta", "greeting=none"],
+      ],
+    );
   });
   it("returns a complete export as it is, and never changes an export it completes", async () => {
     const result = await load();
     const arrayModule = (await import(pathToFileURL(join(cwd, "node_modules/fixture-load-array/ext.js")).href)) as { default: object[] };
     assert.equal(result.extensions.find((l) => l.extension.name === "arr-a")?.extension, arrayModule.default[1]);
-    const unnamedModule = (await import(pathToFileURL(join(cwd, "node_modules/fixture-load-unnamed/ext.js")).href)) as { default: { name?: string; tools: unknown[] } };
+    const unnamedModule = (await import(pathToFileURL(join(cwd, "node_modules/fixture-load-unnamed/ext.js")).href)) as {
+      default: { name?: string; tools: unknown[] };
+    };
     const unnamed = result.extensions.find((l) => l.extension.name === "fixture-load-unnamed")?.extension;
     assert.equal(unnamedModule.default.name, undefined);
     assert.equal(unnamed?.tools, unnamedModule.default.tools);
   });
   it("keeps the prototype (and so the hooks) of an extension made by a class", async () => {
     const result = await load();
-    const counter = result.extensions.find((l) => l.extension.name === "fixture-load-class")?.extension as unknown as { setup(): Promise<void>; started: number };
+    const counter = result.extensions.find((l) => l.extension.name === "fixture-load-class")?.extension as unknown as {
+      setup(): Promise<void>;
+      started: number;
+    };
     await counter.setup();
     assert.equal(counter.started, 1);
   });
@@ -147,16 +172,51 @@ describe("loading failures cost only their entry", () => {
   it("reports every failing entry with its code, package and path, and how to fix it", async () => {
     const result = await loadExtensions({ cwd, logger: memoryLogger().logger });
     assert.deepEqual(failures(result), [
-      ["fixture-load-array-unnamed", "EXTENSION_INVALID", 'package "fixture-load-array-unnamed" (./ext.js), default export[1]: has no name; every extension in an array needs its own name (only a single exported extension takes its default name from the package). Add name: "…".'],
-      ["fixture-load-factory-returns-function", "EXTENSION_INVALID", 'package "fixture-load-factory-returns-function" (./ext.js): default export (factory result) is a function; a factory must return an extension or an array of extensions.'],
-      ["fixture-load-factory-throws", "EXTENSION_LOAD_FAILED", '[extension fixture-load-factory-throws] package "fixture-load-factory-throws" (./ext.js): the factory (default export) threw: factory boom; fix the factory, or check the options given to this extension.'],
-      ["fixture-load-missing-file", "EXTENSION_LOAD_FAILED", `package "fixture-load-missing-file" (./dist/extension.js): the file ${pkg("fixture-load-missing-file")}/dist/extension.js does not exist; build the package (e.g. npm run build), or fix the path in its mcpExtensions field.`],
-      ["fixture-load-no-export", "EXTENSION_INVALID", 'package "fixture-load-no-export" (./ext.js): the module exports no extension; give it a default export (export default defineExtension({ name: "…", … })), or a named export "extension" or "extensions".'],
-      ["fixture-load-not-extension", "EXTENSION_INVALID", 'package "fixture-load-not-extension" (./ext.js), default export: is an object with none of the extension fields (name, toolsets, tools, resources, prompts, toolExtensions, setup…); export an extension made with defineExtension({ name: "…", … }).'],
-      ["fixture-load-throws", "EXTENSION_LOAD_FAILED", `[extension fixture-load-throws] package "fixture-load-throws" (./ext.js): importing ${pkg("fixture-load-throws")}/ext.js failed: boom at import; fix the module (the error's cause has the stack), or remove it from the package's mcpExtensions field.`],
-      ["wrong", "EXTENSION_INVALID", 'package "fixture-load-wrong-shape" (./dist/ext.js), default export: extension "wrong" has 2 problems: tools must be an array when present (got the string "nope"); write tools: [ … ] or leave it out; prompts[0] ("p"): get must be a function (got undefined); e.g. get: (args, ctx) => ({ messages: [...] }).'],
+      [
+        "fixture-load-array-unnamed",
+        "EXTENSION_INVALID",
+        'package "fixture-load-array-unnamed" (./ext.js), default export[1]: has no name; every extension in an array needs its own name (only a single exported extension takes its default name from the package). Add name: "…".',
+      ],
+      [
+        "fixture-load-factory-returns-function",
+        "EXTENSION_INVALID",
+        'package "fixture-load-factory-returns-function" (./ext.js): default export (factory result) is a function; a factory must return an extension or an array of extensions.',
+      ],
+      [
+        "fixture-load-factory-throws",
+        "EXTENSION_LOAD_FAILED",
+        '[extension fixture-load-factory-throws] package "fixture-load-factory-throws" (./ext.js): the factory (default export) threw: factory boom; fix the factory, or check the options given to this extension.',
+      ],
+      [
+        "fixture-load-missing-file",
+        "EXTENSION_LOAD_FAILED",
+        `package "fixture-load-missing-file" (./dist/extension.js): the file ${pkg("fixture-load-missing-file")}/dist/extension.js does not exist; build the package (e.g. npm run build), or fix the path in its mcpExtensions field.`,
+      ],
+      [
+        "fixture-load-no-export",
+        "EXTENSION_INVALID",
+        'package "fixture-load-no-export" (./ext.js): the module exports no extension; give it a default export (export default defineExtension({ name: "…", … })), or a named export "extension" or "extensions".',
+      ],
+      [
+        "fixture-load-not-extension",
+        "EXTENSION_INVALID",
+        'package "fixture-load-not-extension" (./ext.js), default export: is an object with none of the extension fields (name, toolsets, tools, resources, prompts, toolExtensions, setup…); export an extension made with defineExtension({ name: "…", … }).',
+      ],
+      [
+        "fixture-load-throws",
+        "EXTENSION_LOAD_FAILED",
+        `[extension fixture-load-throws] package "fixture-load-throws" (./ext.js): importing ${pkg("fixture-load-throws")}/ext.js failed: boom at import; fix the module (the error's cause has the stack), or remove it from the package's mcpExtensions field.`,
+      ],
+      [
+        "wrong",
+        "EXTENSION_INVALID",
+        'package "fixture-load-wrong-shape" (./dist/ext.js), default export: extension "wrong" has 2 problems: tools must be an array when present (got the string "nope"); write tools: [ … ] or leave it out; prompts[0] ("p"): get must be a function (got undefined); e.g. get: (args, ctx) => ({ messages: [...] }).',
+      ],
     ]);
-    assert.deepEqual(result.failures.map((f) => f.error.extension), result.failures.map((f) => f.name));
+    assert.deepEqual(
+      result.failures.map((f) => f.error.extension),
+      result.failures.map((f) => f.name),
+    );
     assert.equal(result.failures.find((f) => f.name === "wrong")?.source, 'package "fixture-load-wrong-shape" (./dist/ext.js)');
   });
   it("keeps what a module or factory threw as the cause", async () => {
@@ -195,7 +255,10 @@ describe("loading failures cost only their entry", () => {
   it("reports a missing regular dependency as a failure next to the extensions that loaded", async () => {
     const result = await loadExtensions({ cwd: fixture("dependencies"), logger: memoryLogger().logger });
     assert.deepEqual(names(result), ["dep-a", "dep-b", "dep-optional", "hidden", "scoped"]);
-    assert.deepEqual(result.failures.map((f) => [f.name, f.error.code]), [["fixture-missing-regular", "EXTENSION_LOAD_FAILED"]]);
+    assert.deepEqual(
+      result.failures.map((f) => [f.name, f.error.code]),
+      [["fixture-missing-regular", "EXTENSION_LOAD_FAILED"]],
+    );
   });
   it("loads workspace packages", async () => {
     const result = await loadExtensions({ cwd: fixture("workspaces"), logger: memoryLogger().logger });
@@ -208,6 +271,9 @@ describe("loading failures cost only their entry", () => {
     const expected = ["order-a", "order-b-aa", "order-b-zz", "order-c", "order-x", "order-y"];
     assert.deepEqual(names(forward), expected);
     assert.deepEqual(names(reverse), expected);
-    assert.deepEqual(forward.extensions.map((l) => l.source), reverse.extensions.map((l) => l.source));
+    assert.deepEqual(
+      forward.extensions.map((l) => l.source),
+      reverse.extensions.map((l) => l.source),
+    );
   });
 });

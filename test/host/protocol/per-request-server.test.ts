@@ -21,14 +21,14 @@ const workbench: McpExtension = {
       name: "add",
       description: "Adds two numbers.",
       inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-      handler: (args) => ({ content: [{ type: "text", text: String((args["a"] as number) + (args["b"] as number)) }] }),
+      handler: (args) => ({ content: [{ type: "text", text: String((args.a as number) + (args.b as number)) }] }),
     }),
     defineTool({
       name: "count_words",
       inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
       outputSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
       handler: (args) => {
-        const count = String(args["text"]).split(/\s+/).filter(Boolean).length;
+        const count = String(args.text).split(/\s+/).filter(Boolean).length;
         return { content: [{ type: "text", text: String(count) }], structuredContent: { count } };
       },
     }),
@@ -69,17 +69,30 @@ const workbench: McpExtension = {
       },
     },
   ],
-  resources: [{ uri: "bench://readme", name: "readme", mimeType: "text/plain", description: "How to use the bench.", read: (ctx) => ({ contents: [{ uri: "bench://readme", mimeType: "text/plain", text: `read by ${ctx.extension} in ${ctx.toolset}` }] }) }],
+  resources: [
+    {
+      uri: "bench://readme",
+      name: "readme",
+      mimeType: "text/plain",
+      description: "How to use the bench.",
+      read: (ctx) => ({ contents: [{ uri: "bench://readme", mimeType: "text/plain", text: `read by ${ctx.extension} in ${ctx.toolset}` }] }),
+    },
+  ],
   resourceTemplates: [
     {
       uriTemplate: "notes://{id}",
       name: "note",
       mimeType: "text/plain",
       list: () => [{ uri: "notes://alpha", name: "alpha" }],
-      complete: { id: (value) => Object.keys(NOTES).filter((id) => id.startsWith(value)).sort() },
+      complete: {
+        id: (value) =>
+          Object.keys(NOTES)
+            .filter((id) => id.startsWith(value))
+            .sort(),
+      },
       read: (uri, variables) => {
-        const text = NOTES[String(variables["id"])];
-        if (text === undefined) throw new Error(`no note ${String(variables["id"])}`);
+        const text = NOTES[String(variables.id)];
+        if (text === undefined) throw new Error(`no note ${String(variables.id)}`);
         return { contents: [{ uri, text }] };
       },
     },
@@ -93,7 +106,9 @@ const workbench: McpExtension = {
         { name: "tone", required: false },
       ],
       complete: { who: (value) => ["wally", "wanda", "zed"].filter((n) => n.startsWith(value)) },
-      get: (args) => ({ messages: [{ role: "user", content: { type: "text", text: `Say hello to ${args["who"]}${args["tone"] ? ` (${args["tone"]})` : ""}.` } }] }),
+      get: (args) => ({
+        messages: [{ role: "user", content: { type: "text", text: `Say hello to ${args.who}${args.tone ? ` (${args.tone})` : ""}.` } }],
+      }),
     },
   ],
 };
@@ -126,12 +141,18 @@ for (const era of ["legacy", "modern"] as const) {
     it("lists the build's tools in wire form", async () => {
       const client = await connect();
       const tools = (await client.listTools()).tools;
-      assert.deepEqual(tools.map((t) => t.name), ["add", "chatty", "count_words", "explode", "forgetful", "liar", "list_server_toolsets", "long_job", "primes"]);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ["add", "chatty", "count_words", "explode", "forgetful", "liar", "list_server_toolsets", "long_job", "primes"],
+      );
       const add = tools.find((t) => t.name === "add")!;
-      assert.deepEqual({ description: add.description, inputSchema: add.inputSchema }, {
-        description: "Adds two numbers.",
-        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-      });
+      assert.deepEqual(
+        { description: add.description, inputSchema: add.inputSchema },
+        {
+          description: "Adds two numbers.",
+          inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+        },
+      );
     });
 
     it("calls a tool with valid arguments, and answers isError naming the tool for invalid ones", async () => {
@@ -145,7 +166,10 @@ for (const era of ["legacy", "modern"] as const) {
       const client = await connect();
       await assert.rejects(
         client.callTool({ name: "subtract", arguments: {} }),
-        isProtocolError(-32602, 'Unknown tool "subtract". Available: add, chatty, count_words, explode, forgetful, liar, list_server_toolsets, long_job, primes. A tool outside this URL\'s toolsets is not callable here.'),
+        isProtocolError(
+          -32602,
+          'Unknown tool "subtract". Available: add, chatty, count_words, explode, forgetful, liar, list_server_toolsets, long_job, primes. A tool outside this URL\'s toolsets is not callable here.',
+        ),
       );
     });
 
@@ -156,24 +180,32 @@ for (const era of ["legacy", "modern"] as const) {
       assert.equal(ok.isError, undefined);
       assert.deepEqual(ok.structuredContent, { count: 3 });
       assert.equal(textOf(ok), "3");
-      assert.equal(await callError(client, "liar"), 'tool "liar" returned structured content that does not match its output schema: "/count" must be number (keyword "type")');
+      assert.equal(
+        await callError(client, "liar"),
+        'tool "liar" returned structured content that does not match its output schema: "/count" must be number (keyword "type")',
+      );
       assert.equal(await callError(client, "forgetful"), 'tool "forgetful" declares an output schema but returned no structured content');
     });
 
-    it(era === "legacy" ? "projects non-object structured output to { result } for a 2025 client" : "sends non-object structured output as it is to a 2026 client", async () => {
-      const client = await connect();
-      const listed = (await client.listTools()).tools.find((t) => t.name === "primes")!;
-      const result = await client.callTool({ name: "primes", arguments: {} });
-      assert.equal(result.isError, undefined);
-      assert.equal(textOf(result), "2, 3, 5");
-      if (era === "legacy") {
-        assert.deepEqual(listed.outputSchema, { type: "object", properties: { result: { type: "array", items: { type: "number" } } }, required: ["result"] });
-        assert.deepEqual(result.structuredContent, { result: [2, 3, 5] });
-      } else {
-        assert.deepEqual(listed.outputSchema, { type: "array", items: { type: "number" } });
-        assert.deepEqual(result.structuredContent, [2, 3, 5]);
-      }
-    });
+    it(
+      era === "legacy"
+        ? "projects non-object structured output to { result } for a 2025 client"
+        : "sends non-object structured output as it is to a 2026 client",
+      async () => {
+        const client = await connect();
+        const listed = (await client.listTools()).tools.find((t) => t.name === "primes")!;
+        const result = await client.callTool({ name: "primes", arguments: {} });
+        assert.equal(result.isError, undefined);
+        assert.equal(textOf(result), "2, 3, 5");
+        if (era === "legacy") {
+          assert.deepEqual(listed.outputSchema, { type: "object", properties: { result: { type: "array", items: { type: "number" } } }, required: ["result"] });
+          assert.deepEqual(result.structuredContent, { result: [2, 3, 5] });
+        } else {
+          assert.deepEqual(listed.outputSchema, { type: "array", items: { type: "number" } });
+          assert.deepEqual(result.structuredContent, [2, 3, 5]);
+        }
+      },
+    );
 
     it("turns a handler's throw into an isError result carrying the message", async () => {
       const client = await connect();
@@ -205,11 +237,21 @@ for (const era of ["legacy", "modern"] as const) {
     it("lists prompts and gets one with arguments, refusing a missing required argument", async () => {
       const client = await connect();
       assert.deepEqual((await client.listPrompts()).prompts, [
-        { name: "greet", description: "Greets someone.", arguments: [{ name: "who", description: "Whom to greet.", required: true }, { name: "tone", required: false }] },
+        {
+          name: "greet",
+          description: "Greets someone.",
+          arguments: [
+            { name: "who", description: "Whom to greet.", required: true },
+            { name: "tone", required: false },
+          ],
+        },
       ]);
       const got = await client.getPrompt({ name: "greet", arguments: { who: "Ada", tone: "warmly" } });
       assert.deepEqual(got.messages, [{ role: "user", content: { type: "text", text: "Say hello to Ada (warmly)." } }]);
-      await assert.rejects(client.getPrompt({ name: "greet", arguments: { tone: "coldly" } }), isProtocolError(-32602, 'Prompt "greet" needs the argument(s) "who"'));
+      await assert.rejects(
+        client.getPrompt({ name: "greet", arguments: { tone: "coldly" } }),
+        isProtocolError(-32602, 'Prompt "greet" needs the argument(s) "who"'),
+      );
       await assert.rejects(client.getPrompt({ name: "farewell" }), isProtocolError(-32602, 'Unknown prompt "farewell". Available: greet'));
     });
 

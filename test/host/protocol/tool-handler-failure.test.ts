@@ -59,7 +59,12 @@ for (const era of ["legacy", "modern"] as const) {
         await close();
       }
       assert.deepEqual(
-        logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => ({ level: r.level, extension: r.data?.["extension"], message: r.message, tool: r.data?.["tool"] })),
+        logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => ({
+          level: r.level,
+          extension: r.data?.extension,
+          message: r.message,
+          tool: r.data?.tool,
+        })),
         [{ level: "warn", extension: "flaky", message: '[extension flaky] tool "fragile" threw: the disk is full', tool: "fragile" }],
       );
     });
@@ -76,14 +81,17 @@ for (const era of ["legacy", "modern"] as const) {
         await close();
       }
       assert.deepEqual(
-        logsWithCode(records, "TOOL_TIMEOUT").map((r) => ({ extension: r.data?.["extension"], message: r.message, tool: r.data?.["tool"] })),
+        logsWithCode(records, "TOOL_TIMEOUT").map((r) => ({ extension: r.data?.extension, message: r.message, tool: r.data?.tool })),
         [{ extension: "sluggish", message: '[extension sluggish] tool "slow" timed out after 50 ms', tool: "slow" }],
       );
     });
 
     it("uses the tool's own timeoutMs over the host's", async () => {
       const slow = waitsForAbort();
-      ({ host, records } = await startedHost([{ name: "sluggish", tools: [textTool("slow", { handler: slow.handler, timeoutMs: 40 }), textTool("quick")] }, bystander]));
+      ({ host, records } = await startedHost([
+        { name: "sluggish", tools: [textTool("slow", { handler: slow.handler, timeoutMs: 40 }), textTool("quick")] },
+        bystander,
+      ]));
       const { client, close } = await connectInProcess(host, "", { era });
       try {
         assert.equal(await callError(client, "slow"), 'tool "slow" timed out after 40 ms');
@@ -107,7 +115,10 @@ for (const era of ["legacy", "modern"] as const) {
       } finally {
         await close();
       }
-      assert.deepEqual(logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => r.data?.["extension"]), ["sloppy"]);
+      assert.deepEqual(
+        logsWithCode(records, "TOOL_HANDLER_FAILED").map((r) => r.data?.extension),
+        ["sloppy"],
+      );
     });
   });
 }
@@ -157,7 +168,10 @@ describe("a tool handler's abort signal", () => {
 
   it("is not aborted for a handler that finishes in time", async () => {
     let signal: AbortSignal | undefined;
-    ({ host, records } = await startedHost([{ name: "prompt-ext", tools: [textTool("fast", { handler: (_a, ctx) => ((signal = ctx.signal), { content: [{ type: "text", text: "done" }] }) })] }], { toolTimeoutMs: 60_000 }));
+    ({ host, records } = await startedHost(
+      [{ name: "prompt-ext", tools: [textTool("fast", { handler: (_a, ctx) => ((signal = ctx.signal), { content: [{ type: "text", text: "done" }] }) })] }],
+      { toolTimeoutMs: 60_000 },
+    ));
     const { client, close } = await connectInProcess(host, "");
     try {
       assert.equal(await callOk(client, "fast"), "done");

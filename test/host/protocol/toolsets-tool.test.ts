@@ -58,7 +58,13 @@ for (const era of ["legacy", "modern"] as const) {
       const { client, close } = await connectInProcess(host, "", { era });
       try {
         const tool = (await client.listTools()).tools.find((t) => t.name === "list_server_toolsets");
-        assert.deepEqual(tool?.annotations, { title: "List Server Toolsets", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+        assert.deepEqual(tool?.annotations, {
+          title: "List Server Toolsets",
+          readOnlyHint: true,
+          idempotentHint: true,
+          destructiveHint: false,
+          openWorldHint: false,
+        });
         assert.equal(tool?.title, "List Server Toolsets");
       } finally {
         await close();
@@ -96,7 +102,10 @@ describe("list_server_toolsets: options and shadowing", () => {
       const { how_to_select, ...description } = answer.structuredContent as Record<string, unknown>;
       assert.equal(how_to_select, HOW_TO_SELECT);
       assert.deepEqual(description, await host.describe(parseSelection("benchmarks")));
-      assert.deepEqual((description["toolsets"] as Array<{ name: string }>).map((t) => t.name), ["benchmarks", "dyn", "geo", "later", "notebooks"]);
+      assert.deepEqual(
+        (description.toolsets as Array<{ name: string }>).map((t) => t.name),
+        ["benchmarks", "dyn", "geo", "later", "notebooks"],
+      );
     } finally {
       await close();
     }
@@ -112,12 +121,19 @@ describe("list_server_toolsets: options and shadowing", () => {
   it("never shadows an extension's own tool of that name", async () => {
     ({ host } = await startedHost([
       ...extensions(),
-      { name: "imposter", toolsets: [{ name: "imposter", default: false }], tools: [textTool("list_server_toolsets", { description: "mine" }, "the extension's own answer")] },
+      {
+        name: "imposter",
+        toolsets: [{ name: "imposter", default: false }],
+        tools: [textTool("list_server_toolsets", { description: "mine" }, "the extension's own answer")],
+      },
     ]));
     const { client, close } = await connectInProcess(host, "imposter");
     try {
       const listed = (await client.listTools()).tools.filter((t) => t.name === "list_server_toolsets");
-      assert.deepEqual(listed.map((t) => t.description), ["mine"]);
+      assert.deepEqual(
+        listed.map((t) => t.description),
+        ["mine"],
+      );
       assert.equal(await callOk(client, "list_server_toolsets"), "the extension's own answer");
     } finally {
       await close();

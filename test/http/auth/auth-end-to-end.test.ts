@@ -102,11 +102,19 @@ describe("auth end to end with real MCP clients", { timeout: 60_000 }, () => {
       const client = await connectV2(app.mcpUrl("only=x"), era, { authProvider: provider });
       assert.deepEqual(await whoami(client), { subject: "test-client", clientId: "test-client", scopes: ["mcp:read"], query: "?only=x", era });
 
-      assert.deepEqual(app.metadataRequests, ["/.well-known/oauth-protected-resource/mcp?only=x"], "the metadata was read at the URL from the challenge, query kept");
+      assert.deepEqual(
+        app.metadataRequests,
+        ["/.well-known/oauth-protected-resource/mcp?only=x"],
+        "the metadata was read at the URL from the challenge, query kept",
+      );
       assert.equal(as.calls.metadata, 1);
       assert.equal(as.calls.token, 1);
       const tokenRequest = as.requests.find((r) => r.endpoint === "token")!;
-      assert.deepEqual(Object.fromEntries(new URLSearchParams(tokenRequest.body)), { grant_type: "client_credentials", scope: "mcp:read", resource: `${app.baseUrl}/mcp` });
+      assert.deepEqual(Object.fromEntries(new URLSearchParams(tokenRequest.body)), {
+        grant_type: "client_credentials",
+        scope: "mcp:read",
+        resource: `${app.baseUrl}/mcp`,
+      });
       assert.equal(tokenRequest.headers.authorization, `Basic ${Buffer.from("test-client:test-client-secret").toString("base64")}`);
       assert.deepEqual(await whoami(client), { subject: "test-client", clientId: "test-client", scopes: ["mcp:read"], query: "?only=x", era });
       assert.equal(as.calls.token, 1, "the token is reused");

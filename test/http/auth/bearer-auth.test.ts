@@ -26,7 +26,11 @@ function testVerifier(requiredScopes: string[] = []): TokenVerifier {
 }
 
 async function call(url: string | URL, headers: Record<string, string> = {}, method = "POST") {
-  const response = await fetch(url, { method, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, ...(method === "POST" ? { body: "{}" } : {}) });
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    ...(method === "POST" ? { body: "{}" } : {}),
+  });
   return {
     status: response.status,
     challenge: response.headers.get("www-authenticate"),
@@ -64,7 +68,10 @@ describe("bearerAuth challenges", () => {
   it("keeps the MCP request's query in resource_metadata, so the selection survives the OAuth round trip", async () => {
     const { mcpUrl, meta } = await app();
     assert.equal((await call(mcpUrl("only=admin"))).challenge, `Bearer resource_metadata="${meta("?only=admin")}"`);
-    assert.equal((await call(mcpUrl("toolsets=a,b&x"), { authorization: "Bearer bad-token" })).challenge, `Bearer error="invalid_token", error_description="The access token is invalid", resource_metadata="${meta("?toolsets=a,b&x")}"`);
+    assert.equal(
+      (await call(mcpUrl("toolsets=a,b&x"), { authorization: "Bearer bad-token" })).challenge,
+      `Bearer error="invalid_token", error_description="The access token is invalid", resource_metadata="${meta("?toolsets=a,b&x")}"`,
+    );
   });
 
   it("treats another scheme (Basic) like no credentials", async () => {
@@ -86,7 +93,7 @@ describe("bearerAuth challenges", () => {
     assert.equal(expired.challenge, `Bearer error="invalid_token", error_description="The access token has expired", resource_metadata="${meta()}"`);
     assert.deepEqual(expired.body, rpcError(-32000, `Unauthorized: the access token has expired. ${DISCOVER}`));
     assert.deepEqual(
-      records.map((r) => [r.level, r.message, r.data?.["code"], r.data?.["reason"]]),
+      records.map((r) => [r.level, r.message, r.data?.code, r.data?.reason]),
       [
         ["info", "bearer token refused", "AUTH_TOKEN_INVALID", "the access token's signature does not verify"],
         ["info", "bearer token refused", "AUTH_TOKEN_INVALID", "the access token has expired"],
@@ -101,9 +108,16 @@ describe("bearerAuth challenges", () => {
       status: 403,
       challenge: `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", scope="mcp:read mcp:admin", resource_metadata="${meta()}"`,
       retryAfter: null,
-      body: rpcError(-32000, "Forbidden: the access token lacks a scope this request needs (it needs: mcp:read mcp:admin). Request a token with these scopes and retry."),
+      body: rpcError(
+        -32000,
+        "Forbidden: the access token lacks a scope this request needs (it needs: mcp:read mcp:admin). Request a token with these scopes and retry.",
+      ),
     });
-    assert.equal((await call(mcpUrl())).challenge, `Bearer scope="mcp:read mcp:admin", resource_metadata="${meta()}"`, "the first 401 already says which scopes to ask for");
+    assert.equal(
+      (await call(mcpUrl())).challenge,
+      `Bearer scope="mcp:read mcp:admin", resource_metadata="${meta()}"`,
+      "the first 401 already says which scopes to ask for",
+    );
   });
 
   it("answers 503 with Retry-After when the verifier is unavailable, and logs it as a warning", async () => {
@@ -112,16 +126,34 @@ describe("bearerAuth challenges", () => {
       status: 503,
       challenge: null,
       retryAfter: "10",
-      body: rpcError(-32000, "Service Unavailable: the server cannot verify access tokens right now (its identity provider is not answering). Retry after 10 seconds."),
+      body: rpcError(
+        -32000,
+        "Service Unavailable: the server cannot verify access tokens right now (its identity provider is not answering). Retry after 10 seconds.",
+      ),
     });
-    assert.deepEqual(records.map((r) => [r.level, r.data?.["code"], r.data?.["reason"]]), [["warn", "AUTH_UNAVAILABLE", "tokens cannot be verified right now: the introspection endpoint answered HTTP 502"]]);
+    assert.deepEqual(
+      records.map((r) => [r.level, r.data?.code, r.data?.reason]),
+      [["warn", "AUTH_UNAVAILABLE", "tokens cannot be verified right now: the introspection endpoint answered HTTP 502"]],
+    );
   });
 
   it("answers 500 without detail when a verifier breaks its contract", async () => {
-    const broken: TokenVerifier = { kind: "custom", requiredScopes: [], verify: async () => Promise.reject(new TypeError("cannot read properties of undefined")) };
+    const broken: TokenVerifier = {
+      kind: "custom",
+      requiredScopes: [],
+      verify: async () => Promise.reject(new TypeError("cannot read properties of undefined")),
+    };
     const { mcpUrl, records } = await app({ verifier: broken });
-    assert.deepEqual(await call(mcpUrl(), { authorization: "Bearer good-token" }), { status: 500, challenge: null, retryAfter: null, body: rpcError(-32603, "Internal error") });
-    assert.deepEqual(records.map((r) => [r.level, r.data?.["code"] ?? r.data?.["failure"]]), [["error", "internal"]]);
+    assert.deepEqual(await call(mcpUrl(), { authorization: "Bearer good-token" }), {
+      status: 500,
+      challenge: null,
+      retryAfter: null,
+      body: rpcError(-32603, "Internal error"),
+    });
+    assert.deepEqual(
+      records.map((r) => [r.level, r.data?.code ?? r.data?.failure]),
+      [["error", "internal"]],
+    );
   });
 });
 
@@ -138,7 +170,10 @@ describe("bearerAuth reads the token only from the Authorization header", () => 
         status: 400,
         challenge: 'Bearer error="invalid_request", error_description="The request carries its credentials wrongly"',
         retryAfter: null,
-        body: rpcError(-32600, `Bad Request: a token was sent in the URL query (${name}=); tokens are accepted only in the Authorization header ("Authorization: Bearer <token>") — remove it from the URL, which may already have been logged.`),
+        body: rpcError(
+          -32600,
+          `Bad Request: a token was sent in the URL query (${name}=); tokens are accepted only in the Authorization header ("Authorization: Bearer <token>") — remove it from the URL, which may already have been logged.`,
+        ),
       });
     });
   }
@@ -160,7 +195,10 @@ describe("bearerAuth reads the token only from the Authorization header", () => 
       const { mcpUrl } = await app();
       const answer = await call(mcpUrl(), { authorization: header });
       assert.equal(answer.status, 400);
-      assert.deepEqual(answer.body, rpcError(-32600, 'Bad Request: the Authorization header is malformed: "Bearer" must be followed by one space and a single token.'));
+      assert.deepEqual(
+        answer.body,
+        rpcError(-32600, 'Bad Request: the Authorization header is malformed: "Bearer" must be followed by one space and a single token.'),
+      );
     });
   }
 
@@ -190,6 +228,9 @@ describe("bearerAuth on success", () => {
 
   it("advertises the configured public base URL behind a proxy, query kept", async () => {
     const { mcpUrl } = await app({ publicBaseUrl: "https://mcp.example.test/tools" });
-    assert.equal((await call(mcpUrl("only=admin"))).challenge, 'Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/tools/mcp?only=admin"');
+    assert.equal(
+      (await call(mcpUrl("only=admin"))).challenge,
+      'Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/tools/mcp?only=admin"',
+    );
   });
 });

@@ -13,11 +13,17 @@ describe("customVerifier", () => {
   it("takes a VerifiedCaller as it is, with claims frozen", async () => {
     const caller = await customVerifier(async () => ({ subject: "svc", clientId: "app", scopes: ["a", "a", "b"], claims: { tenant: { id: 7 } } })).verify("t");
     assert.deepEqual(caller, { subject: "svc", clientId: "app", scopes: ["a", "b"], claims: { tenant: { id: 7 } } });
-    assert.equal(Object.isFrozen(caller.claims["tenant"]), true);
+    assert.equal(Object.isFrozen(caller.claims.tenant), true);
   });
 
   it("takes an SDK-style AuthInfo and drops its token", async () => {
-    const caller = await customVerifier(async (token) => ({ token, clientId: "app", scopes: ["mcp"], expiresAt: 4_000_000_000, extra: { subject: "bob", claims: { org: "x" } } })).verify("secret-token");
+    const caller = await customVerifier(async (token) => ({
+      token,
+      clientId: "app",
+      scopes: ["mcp"],
+      expiresAt: 4_000_000_000,
+      extra: { subject: "bob", claims: { org: "x" } },
+    })).verify("secret-token");
     assert.deepEqual(caller, { subject: "bob", clientId: "app", scopes: ["mcp"], expiresAt: 4_000_000_000, claims: { org: "x" } });
     const bare = await customVerifier(async () => ({ clientId: "app", scopes: [] })).verify("t");
     assert.equal(bare.subject, "app", "without extra.subject the client is the subject");
@@ -36,7 +42,10 @@ describe("customVerifier", () => {
 
   it("passes our coded auth errors through, and re-codes the others", async () => {
     const throwing = (error: unknown) => customVerifier(async () => Promise.reject(error));
-    await assert.rejects(throwing(verifierUnavailable("our IdP is down")).verify("t"), { code: "AUTH_UNAVAILABLE", message: "tokens cannot be verified right now: our IdP is down" });
+    await assert.rejects(throwing(verifierUnavailable("our IdP is down")).verify("t"), {
+      code: "AUTH_UNAVAILABLE",
+      message: "tokens cannot be verified right now: our IdP is down",
+    });
     await assert.rejects(throwing(new McpHostError("AUTH_INSUFFICIENT_SCOPE", "needs x")).verify("t"), { code: "AUTH_INSUFFICIENT_SCOPE", message: "needs x" });
     await assert.rejects(throwing(new McpHostError("TOOL_TIMEOUT", "x")).verify("t"), { code: "AUTH_TOKEN_INVALID" });
   });
@@ -44,7 +53,10 @@ describe("customVerifier", () => {
   it("checks expiry and required scopes itself", async () => {
     const clock = new ManualClock();
     const expiresAt = clock.now() / 1000 + 10;
-    const verifier = customVerifier(async () => ({ subject: "s", clientId: "c", scopes: ["read"], expiresAt, claims: {} }), { clock, requiredScopes: ["read"] });
+    const verifier = customVerifier(async () => ({ subject: "s", clientId: "c", scopes: ["read"], expiresAt, claims: {} }), {
+      clock,
+      requiredScopes: ["read"],
+    });
     assert.equal((await verifier.verify("t")).subject, "s");
     await clock.advance(10_000);
     await assert.rejects(verifier.verify("t"), { code: "AUTH_TOKEN_INVALID", message: "the access token has expired" });
@@ -57,7 +69,10 @@ describe("customVerifier", () => {
     const message = (what: string) => `customVerifier: the verify function returned ${what}; return { subject, clientId, scopes, claims } or an AuthInfo`;
     await assert.rejects(returning(undefined), { code: "AUTH_CONFIG_INVALID", message: message("no object") });
     await assert.rejects(returning({ subject: "s", scopes: "a b" }), { code: "AUTH_CONFIG_INVALID", message: message("no `scopes` list of strings") });
-    await assert.rejects(returning({ subject: "s", scopes: [], expiresAt: "soon" }), { code: "AUTH_CONFIG_INVALID", message: message("an `expiresAt` that is not a number of seconds") });
+    await assert.rejects(returning({ subject: "s", scopes: [], expiresAt: "soon" }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: message("an `expiresAt` that is not a number of seconds"),
+    });
     await assert.rejects(returning({ scopes: [] }), { code: "AUTH_CONFIG_INVALID", message: message("no `subject` (nor an AuthInfo with a clientId)") });
     assert.throws(() => customVerifier("nope" as never), { code: "AUTH_CONFIG_INVALID", message: "customVerifier: pass an async function (token) => caller" });
   });

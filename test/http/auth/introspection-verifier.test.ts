@@ -29,7 +29,7 @@ describe("introspection verifier", () => {
     const request = as.requests.find((r) => r.endpoint === "introspect")!;
     assert.equal(request.method, "POST");
     assert.equal(request.headers["content-type"], "application/x-www-form-urlencoded");
-    assert.equal(request.headers["accept"], "application/json");
+    assert.equal(request.headers.accept, "application/json");
     assert.equal(request.headers.authorization, `Basic ${Buffer.from("mcp+host%2F1:s3cret%3Awith%26odd%3Dchars").toString("base64")}`);
     assert.deepEqual(Object.fromEntries(new URLSearchParams(request.body)), { token, token_type_hint: "access_token" });
   });
@@ -37,15 +37,18 @@ describe("introspection verifier", () => {
   it("maps an active answer to the caller and refuses active: false", async () => {
     const token = as.issueOpaque({ sub: "alice", client_id: "cli", scope: "mcp:read mcp:write", aud: ["https://mcp.example.test/mcp"] });
     const caller = await verifierWith({ audience: "https://mcp.example.test/mcp" }).verify(token);
-    assert.deepEqual({ ...caller, claims: undefined }, {
-      subject: "alice",
-      clientId: "cli",
-      scopes: ["mcp:read", "mcp:write"],
-      expiresAt: nowSec() + 60,
-      claims: undefined,
-      resource: new URL("https://mcp.example.test/mcp"),
-    });
-    assert.equal(caller.claims["active"], true);
+    assert.deepEqual(
+      { ...caller, claims: undefined },
+      {
+        subject: "alice",
+        clientId: "cli",
+        scopes: ["mcp:read", "mcp:write"],
+        expiresAt: nowSec() + 60,
+        claims: undefined,
+        resource: new URL("https://mcp.example.test/mcp"),
+      },
+    );
+    assert.equal(caller.claims.active, true);
     assert.equal(Object.isFrozen(caller.claims), true);
     await assert.rejects(verifierWith().verify("never-issued"), {
       code: "AUTH_TOKEN_INVALID",
@@ -54,7 +57,10 @@ describe("introspection verifier", () => {
   });
 
   it("refuses an answer without a subject or for another audience, and names missing scopes", async () => {
-    await assert.rejects(verifierWith().verify(as.issueOpaque({ sub: undefined })), { code: "AUTH_TOKEN_INVALID", message: "the access token has no subject (sub)" });
+    await assert.rejects(verifierWith().verify(as.issueOpaque({ sub: undefined })), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token has no subject (sub)",
+    });
     await assert.rejects(verifierWith({ audience: ["https://mcp.example.test/mcp"] }).verify(as.issueOpaque({ aud: "https://other.example.test" })), {
       code: "AUTH_TOKEN_INVALID",
       message: "the access token was issued for another resource (its audience does not name this server)",
@@ -78,7 +84,10 @@ describe("introspection verifier", () => {
     const verifier = verifierWith();
     const token = as.issueOpaque({ sub: "alice" });
     const callers = await Promise.all([verifier.verify(token), verifier.verify(token), verifier.verify(token)]);
-    assert.deepEqual(callers.map((c) => c.subject), ["alice", "alice", "alice"]);
+    assert.deepEqual(
+      callers.map((c) => c.subject),
+      ["alice", "alice", "alice"],
+    );
     assert.equal(as.calls.introspect, 1);
   });
 
@@ -90,7 +99,10 @@ describe("introspection verifier", () => {
     await verifier.verify(token);
     assert.equal(as.calls.introspect, 1);
     await clock.advance(2_000);
-    await assert.rejects(verifier.verify(token), { code: "AUTH_TOKEN_INVALID", message: "the access token is not active (the authorization server says it is revoked, expired or unknown)" });
+    await assert.rejects(verifier.verify(token), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token is not active (the authorization server says it is revoked, expired or unknown)",
+    });
     assert.equal(as.calls.introspect, 2, "the expired entry was dropped and the endpoint asked again");
   });
 
@@ -139,10 +151,26 @@ describe("introspection verifier", () => {
 
   it("refuses bad settings when made", () => {
     const made = (options: unknown) => () => introspectionVerifier(options as IntrospectionVerifierOptions);
-    assert.throws(made({ endpoint: "http://idp.internal/introspect", ...RS }), { code: "AUTH_CONFIG_INVALID", message: "introspectionVerifier: `endpoint` must use https (plain http is accepted only on loopback, or with allowInsecureHttp: true on a network you trust)" });
-    assert.throws(made({ endpoint: as.introspectionEndpoint, clientSecret: "x" }), { code: "AUTH_CONFIG_INVALID", message: "introspectionVerifier: `clientId` is required: this server's client id at the authorization server" });
-    assert.throws(made({ endpoint: as.introspectionEndpoint, clientId: "x" }), { code: "AUTH_CONFIG_INVALID", message: "introspectionVerifier: `clientSecret` is required (give it as a secret reference)" });
-    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS, cacheMaxSeconds: -1 }), { code: "AUTH_CONFIG_INVALID", message: "introspectionVerifier: `cacheMaxSeconds` must be a number ≥ 0" });
-    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS, audience: [] }), { code: "AUTH_CONFIG_INVALID", message: "introspectionVerifier: `audience` must be a non-empty string or list of strings" });
+    assert.throws(made({ endpoint: "http://idp.internal/introspect", ...RS }), {
+      code: "AUTH_CONFIG_INVALID",
+      message:
+        "introspectionVerifier: `endpoint` must use https (plain http is accepted only on loopback, or with allowInsecureHttp: true on a network you trust)",
+    });
+    assert.throws(made({ endpoint: as.introspectionEndpoint, clientSecret: "x" }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: "introspectionVerifier: `clientId` is required: this server's client id at the authorization server",
+    });
+    assert.throws(made({ endpoint: as.introspectionEndpoint, clientId: "x" }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: "introspectionVerifier: `clientSecret` is required (give it as a secret reference)",
+    });
+    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS, cacheMaxSeconds: -1 }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: "introspectionVerifier: `cacheMaxSeconds` must be a number ≥ 0",
+    });
+    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS, audience: [] }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: "introspectionVerifier: `audience` must be a non-empty string or list of strings",
+    });
   });
 });

@@ -49,14 +49,17 @@ describe("JWT verification against a real JWKS endpoint", () => {
   it("accepts a genuine token and reports exactly who it speaks for", async () => {
     const token = await as.mint({ sub: "alice", scope: "mcp:read mcp:write", client_id: "cli" });
     const caller = await verifierFor().verify(token);
-    assert.deepEqual({ ...caller, claims: undefined }, {
-      subject: "alice",
-      clientId: "cli",
-      scopes: ["mcp:read", "mcp:write"],
-      expiresAt: caller.claims["exp"],
-      claims: undefined,
-      resource: new URL(AUDIENCE),
-    });
+    assert.deepEqual(
+      { ...caller, claims: undefined },
+      {
+        subject: "alice",
+        clientId: "cli",
+        scopes: ["mcp:read", "mcp:write"],
+        expiresAt: caller.claims.exp,
+        claims: undefined,
+        resource: new URL(AUDIENCE),
+      },
+    );
     assert.equal(Object.isFrozen(caller.claims), true);
     assert.equal(JSON.stringify(caller).includes(token), false);
     assert.equal(as.calls.jwks, 1);
@@ -66,7 +69,10 @@ describe("JWT verification against a real JWKS endpoint", () => {
     it(`refuses an unsigned token (alg: ${alg})`, async () => {
       const valid = await as.mint();
       const payload = valid.split(".")[1]!;
-      const token = alg === "none" ? new UnsecuredJWT({ iss: as.issuer, aud: AUDIENCE, sub: "alice", exp: now() + 300 }).encode() : `${base64url.encode(JSON.stringify({ alg }))}.${payload}.`;
+      const token =
+        alg === "none"
+          ? new UnsecuredJWT({ iss: as.issuer, aud: AUDIENCE, sub: "alice", exp: now() + 300 }).encode()
+          : `${base64url.encode(JSON.stringify({ alg }))}.${payload}.`;
       await assertRefused(verifierFor().verify(token), MESSAGES.algorithm, token);
     });
   }
@@ -106,7 +112,9 @@ describe("JWT verification against a real JWKS endpoint", () => {
   it("refuses a token whose kid the issuer does not publish, without re-fetching during the cooldown", async () => {
     await verifierFor().verify(await as.mint());
     const { privateKey } = await generateKeyPair("RS256");
-    const token = await new SignJWT({ iss: as.issuer, aud: AUDIENCE, sub: "alice", exp: now() + 300 }).setProtectedHeader({ alg: "RS256", kid: "unknown-kid" }).sign(privateKey);
+    const token = await new SignJWT({ iss: as.issuer, aud: AUDIENCE, sub: "alice", exp: now() + 300 })
+      .setProtectedHeader({ alg: "RS256", kid: "unknown-kid" })
+      .sign(privateKey);
     const verifier = verifierFor({ jwksCooldownMs: 3_600_000 });
     await verifier.verify(await as.mint());
     const fetchesBefore = as.calls.jwks;
@@ -126,14 +134,20 @@ describe("JWT verification against a real JWKS endpoint", () => {
     it(`never follows a ${pointer} header to the attacker's own key`, async () => {
       const ownKid = await attacker.mint({ iss: as.issuer }, { header: { [pointer]: pointer === "jwk" ? attacker.publicJwk() : attacker.jwksUri } });
       await assertRefused(verifierFor().verify(ownKid), MESSAGES.unknownKey, ownKid);
-      const victimKid = await attacker.mint({ iss: as.issuer }, { header: { kid: as.kid, [pointer]: pointer === "jwk" ? attacker.publicJwk() : attacker.jwksUri } });
+      const victimKid = await attacker.mint(
+        { iss: as.issuer },
+        { header: { kid: as.kid, [pointer]: pointer === "jwk" ? attacker.publicJwk() : attacker.jwksUri } },
+      );
       await assertRefused(verifierFor().verify(victimKid), MESSAGES.signature, victimKid);
       assert.equal(attacker.calls.jwks, 0, "the attacker's key server was never asked");
     });
   }
 
   it("refuses a token with an unknown critical header", async () => {
-    const token = await as.mint({}, { header: { crit: ["urn:example:must-understand"], "urn:example:must-understand": true }, crit: { "urn:example:must-understand": true } });
+    const token = await as.mint(
+      {},
+      { header: { crit: ["urn:example:must-understand"], "urn:example:must-understand": true }, crit: { "urn:example:must-understand": true } },
+    );
     await assertRefused(verifierFor().verify(token), MESSAGES.criticalHeader, token);
   });
 
@@ -159,7 +173,9 @@ describe("JWT verification against a real JWKS endpoint", () => {
     }
     const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
     const jwk = JSON.stringify({ ...(await exportJWK(publicKey)), kid: "ed" });
-    const token = await new SignJWT({ iss: "https://ed.example.test", aud: AUDIENCE, sub: "ed-user", exp: now() + 60 }).setProtectedHeader({ alg: "EdDSA", kid: "ed" }).sign(privateKey);
+    const token = await new SignJWT({ iss: "https://ed.example.test", aud: AUDIENCE, sub: "ed-user", exp: now() + 60 })
+      .setProtectedHeader({ alg: "EdDSA", kid: "ed" })
+      .sign(privateKey);
     assert.equal((await jwtVerifier({ issuer: "https://ed.example.test", audience: AUDIENCE, keys: [jwk] }).verify(token)).subject, "ed-user");
   });
 });

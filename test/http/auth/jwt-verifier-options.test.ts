@@ -36,8 +36,12 @@ function sign(claims: Record<string, unknown>, key: CryptoKey | Uint8Array, head
 
 describe("jwtVerifier settings", () => {
   it("requires issuer and audience", () => {
-    configError({ audience: AUDIENCE, keys: ["x"] }, "jwtVerifier: `issuer` is required: the `iss` your identity provider puts in its tokens (e.g. https://idp.example.com)");
-    const noAudience = "jwtVerifier: `audience` is required: this server's resource identifier (e.g. https://mcp.example.com/mcp) as the identity provider puts it in `aud`";
+    configError(
+      { audience: AUDIENCE, keys: ["x"] },
+      "jwtVerifier: `issuer` is required: the `iss` your identity provider puts in its tokens (e.g. https://idp.example.com)",
+    );
+    const noAudience =
+      "jwtVerifier: `audience` is required: this server's resource identifier (e.g. https://mcp.example.com/mcp) as the identity provider puts it in `aud`";
     configError({ issuer: ISSUER, jwksUri: "https://idp.example.test/jwks" }, noAudience);
     configError({ issuer: ISSUER, audience: [], jwksUri: "https://idp.example.test/jwks" }, noAudience);
     configError({ issuer: ISSUER, audience: [""], jwksUri: "https://idp.example.test/jwks" }, noAudience);
@@ -46,11 +50,20 @@ describe("jwtVerifier settings", () => {
   it("never accepts none, and HMAC only with its own secret", () => {
     const base = { issuer: ISSUER, audience: AUDIENCE, jwksUri: "https://idp.example.test/jwks" };
     configError({ ...base, algorithms: ["RS256", "none"] }, 'jwtVerifier: `algorithms` must not contain "none"; unsigned tokens are never accepted');
-    configError({ ...base, algorithms: ["HS256"] }, "jwtVerifier: `algorithms` contains HS256 but no hs256Secret is set; HMAC algorithms need their own secret");
-    configError({ ...base, algorithms: ["RS1"] }, 'jwtVerifier: `algorithms` contains "RS1"; use RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519, HS256, HS384, HS512');
+    configError(
+      { ...base, algorithms: ["HS256"] },
+      "jwtVerifier: `algorithms` contains HS256 but no hs256Secret is set; HMAC algorithms need their own secret",
+    );
+    configError(
+      { ...base, algorithms: ["RS1"] },
+      'jwtVerifier: `algorithms` contains "RS1"; use RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519, HS256, HS384, HS512',
+    );
     configError({ ...base, algorithms: [] }, 'jwtVerifier: `algorithms` must be a non-empty list such as ["RS256"]');
     const secret = "s".repeat(32);
-    configError({ issuer: ISSUER, audience: AUDIENCE, hs256Secret: secret, algorithms: ["HS256", "RS256"] }, "jwtVerifier: with hs256Secret only HS256, HS384 and HS512 are accepted, not RS256");
+    configError(
+      { issuer: ISSUER, audience: AUDIENCE, hs256Secret: secret, algorithms: ["HS256", "RS256"] },
+      "jwtVerifier: with hs256Secret only HS256, HS384 and HS512 are accepted, not RS256",
+    );
     configError({ issuer: ISSUER, audience: AUDIENCE, hs256Secret: "short" }, "jwtVerifier: `hs256Secret` must be at least 32 bytes");
     configError({ ...base, hs256Secret: secret }, "jwtVerifier: give exactly one of `jwksUri`, `keys` or `hs256Secret`");
     configError({ issuer: ISSUER, audience: AUDIENCE }, "jwtVerifier: give exactly one of `jwksUri`, `keys` or `hs256Secret`");
@@ -60,10 +73,19 @@ describe("jwtVerifier settings", () => {
     const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
     const base = { issuer: ISSUER, audience: AUDIENCE };
     configError({ ...base, keys: [await exportPKCS8(privateKey)] }, "jwtVerifier: keys[0] is a private key; configure only the public key");
-    configError({ ...base, keys: [await exportSPKI(publicKey), JSON.stringify(await exportJWK(privateKey))] }, "jwtVerifier: keys[1] is a private key; configure only the public key");
-    configError({ ...base, keys: [JSON.stringify({ kty: "oct", k: "c2VjcmV0" })] }, "jwtVerifier: keys[0] is a symmetric key; give HMAC secrets as hs256Secret");
+    configError(
+      { ...base, keys: [await exportSPKI(publicKey), JSON.stringify(await exportJWK(privateKey))] },
+      "jwtVerifier: keys[1] is a private key; configure only the public key",
+    );
+    configError(
+      { ...base, keys: [JSON.stringify({ kty: "oct", k: "c2VjcmV0" })] },
+      "jwtVerifier: keys[0] is a symmetric key; give HMAC secrets as hs256Secret",
+    );
     configError({ ...base, keys: ["not a key"] }, "jwtVerifier: keys[0] is neither JWK JSON nor PEM text");
-    configError({ ...base, keys: ["-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"] }, "jwtVerifier: keys[0] is not a PEM public key or certificate");
+    configError(
+      { ...base, keys: ["-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"] },
+      "jwtVerifier: keys[0] is not a PEM public key or certificate",
+    );
     configError({ ...base, keys: [JSON.stringify({ keys: [{ kty: "RSA", n: "AQAB" }] })] }, "jwtVerifier: keys[0].keys[0] is not a valid public JWK");
     configError({ ...base, keys: [] }, "jwtVerifier: `keys` is empty; give at least one public key (JWK JSON or PEM)");
   });
@@ -72,7 +94,10 @@ describe("jwtVerifier settings", () => {
     const base = { issuer: ISSUER, audience: AUDIENCE };
     const https = "jwtVerifier: `jwksUri` must use https (plain http is accepted only on loopback, or with allowInsecureHttp: true on a network you trust)";
     configError({ ...base, jwksUri: "http://idp.internal/jwks" }, https);
-    configError({ ...base, jwksUri: "https://user:pass@idp.example.test/jwks" }, "jwtVerifier: `jwksUri` must not carry credentials in the URL; pass them as options instead");
+    configError(
+      { ...base, jwksUri: "https://user:pass@idp.example.test/jwks" },
+      "jwtVerifier: `jwksUri` must not carry credentials in the URL; pass them as options instead",
+    );
     configError({ ...base, jwksUri: "jwks.json" }, "jwtVerifier: `jwksUri` must be an absolute URL (https://…)");
     assert.equal(jwtVerifier({ ...base, jwksUri: "http://idp.internal/jwks", allowInsecureHttp: true }).kind, "jwt");
     assert.equal(jwtVerifier({ ...base, jwksUri: "http://127.0.0.1:9/jwks" }).kind, "jwt");
@@ -108,9 +133,18 @@ describe("jwtVerifier claims", () => {
   it("needs a subject and an expiry", async () => {
     const { privateKey, pem } = await rsaKeys();
     const verifier = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: [pem] });
-    await assert.rejects(verifier.verify(await sign({ sub: undefined }, privateKey)), { code: "AUTH_TOKEN_INVALID", message: "the access token has no subject (sub)" });
-    await assert.rejects(verifier.verify(await sign({ sub: "" }, privateKey)), { code: "AUTH_TOKEN_INVALID", message: "the access token has no subject (sub)" });
-    await assert.rejects(verifier.verify(await sign({ exp: undefined }, privateKey)), { code: "AUTH_TOKEN_INVALID", message: "the access token has no expiry (exp)" });
+    await assert.rejects(verifier.verify(await sign({ sub: undefined }, privateKey)), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token has no subject (sub)",
+    });
+    await assert.rejects(verifier.verify(await sign({ sub: "" }, privateKey)), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token has no subject (sub)",
+    });
+    await assert.rejects(verifier.verify(await sign({ exp: undefined }, privateKey)), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token has no expiry (exp)",
+    });
     await assert.rejects(verifier.verify("not-a-jwt"), { code: "AUTH_TOKEN_INVALID", message: "the access token is malformed" });
     await assert.rejects(verifier.verify(""), { code: "AUTH_TOKEN_INVALID", message: "the access token is malformed" });
   });
@@ -131,7 +165,10 @@ describe("jwtVerifier claims", () => {
     const verifier = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: [first.pem, second.pem] });
     assert.equal((await verifier.verify(await sign({ sub: "by-second" }, second.privateKey))).subject, "by-second");
     const stranger = await rsaKeys();
-    await assert.rejects(verifier.verify(await sign({}, stranger.privateKey)), { code: "AUTH_TOKEN_INVALID", message: "the access token's signature does not verify" });
+    await assert.rejects(verifier.verify(await sign({}, stranger.privateKey)), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token's signature does not verify",
+    });
   });
 
   it("verifies HS256 with its secret only", async () => {
@@ -142,7 +179,10 @@ describe("jwtVerifier claims", () => {
     const other = await sign({}, new TextEncoder().encode("another-secret-that-is-32-bytes-long"), { alg: "HS256" });
     await assert.rejects(verifier.verify(other), { code: "AUTH_TOKEN_INVALID", message: "the access token's signature does not verify" });
     const rsa = await sign({}, (await rsaKeys()).privateKey);
-    await assert.rejects(verifier.verify(rsa), { code: "AUTH_TOKEN_INVALID", message: "the access token is signed with an algorithm this server does not accept" });
+    await assert.rejects(verifier.verify(rsa), {
+      code: "AUTH_TOKEN_INVALID",
+      message: "the access token is signed with an algorithm this server does not accept",
+    });
   });
 
   it("decides expiry by the clock it is given", async () => {

@@ -32,7 +32,12 @@ async function exchange(url: URL | string, token: string | undefined, extraHeade
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
       ...extraHeaders,
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
   });
   seen.push(`${response.status} ${[...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${await response.text()}`);
   return response.status;
@@ -67,31 +72,33 @@ describe("no token in logs, headers or bodies", { timeout: 60_000 }, () => {
   it("runs every kind of token through the building blocks", async () => {
     const aud = `${jwtApp.baseUrl}/mcp`;
     const statuses: Record<string, number> = {};
-    statuses["good"] = await exchange(jwtApp.mcpUrl("only=x"), await as.mint({ aud }));
-    statuses["expired"] = await exchange(jwtApp.mcpUrl(), await as.mint({ aud, exp: Math.floor(Date.now() / 1000) - 3600 }));
+    statuses.good = await exchange(jwtApp.mcpUrl("only=x"), await as.mint({ aud }));
+    statuses.expired = await exchange(jwtApp.mcpUrl(), await as.mint({ aud, exp: Math.floor(Date.now() / 1000) - 3600 }));
     statuses["another resource"] = await exchange(jwtApp.mcpUrl(), await as.mint({ aud: "https://other.example.test/mcp" }));
     statuses["no scope"] = await exchange(jwtApp.mcpUrl(), await as.mint({ aud, scope: "other" }));
     const genuine = await as.mint({ aud });
     const [h, , sig] = genuine.split(".");
     const tampered = `${h}.${base64url.encode(JSON.stringify({ sub: "root", aud, iss: as.issuer, exp: 4_000_000_000, scope: "mcp:read" }))}.${sig}`;
     const unsigned = new UnsecuredJWT({ sub: "root", aud, iss: as.issuer, exp: 4_000_000_000 }).encode();
-    const confused = await new SignJWT({ sub: "root", aud, iss: as.issuer, exp: 4_000_000_000 }).setProtectedHeader({ alg: "HS256", kid: as.kid }).sign(new TextEncoder().encode(await as.publicKeyPem()));
+    const confused = await new SignJWT({ sub: "root", aud, iss: as.issuer, exp: 4_000_000_000 })
+      .setProtectedHeader({ alg: "HS256", kid: as.kid })
+      .sign(new TextEncoder().encode(await as.publicKeyPem()));
     crafted.push(tampered, unsigned, confused);
-    statuses["tampered"] = await exchange(jwtApp.mcpUrl(), tampered);
-    statuses["unsigned"] = await exchange(jwtApp.mcpUrl(), unsigned);
+    statuses.tampered = await exchange(jwtApp.mcpUrl(), tampered);
+    statuses.unsigned = await exchange(jwtApp.mcpUrl(), unsigned);
     statuses["key confusion"] = await exchange(jwtApp.mcpUrl(), confused);
     const inQuery = await as.mint({ aud });
     statuses["in query"] = await exchange(jwtApp.mcpUrl(`only=x&access_token=${inQuery}`), undefined);
     statuses["in query and header"] = await exchange(jwtApp.mcpUrl(`token=${inQuery}`), inQuery);
     const huge = `${"h".repeat(9000)}`;
     crafted.push(huge);
-    statuses["oversized"] = await exchange(jwtApp.mcpUrl(), huge);
+    statuses.oversized = await exchange(jwtApp.mcpUrl(), huge);
     const malformed = "abc$def";
     crafted.push(malformed);
-    statuses["malformed"] = await exchange(jwtApp.mcpUrl(), undefined, { authorization: `Bearer ${malformed}` });
+    statuses.malformed = await exchange(jwtApp.mcpUrl(), undefined, { authorization: `Bearer ${malformed}` });
     await as.rotate();
-    statuses["rotated"] = await exchange(jwtApp.mcpUrl(), await as.mint({ aud }));
-    statuses["retired"] = await exchange(jwtApp.mcpUrl(), await as.mint({ aud }, { key: "retired" }));
+    statuses.rotated = await exchange(jwtApp.mcpUrl(), await as.mint({ aud }));
+    statuses.retired = await exchange(jwtApp.mcpUrl(), await as.mint({ aud }, { key: "retired" }));
     as.respondWith("jwks", "error");
     statuses["jwks down"] = await exchange(jwtApp.mcpUrl(), await as.mint({ aud, sub: "new-key-needed" }, { header: { kid: "not-yet-published" } }));
     as.respondWith("jwks", "normal");
@@ -110,7 +117,11 @@ describe("no token in logs, headers or bodies", { timeout: 60_000 }, () => {
     statuses["custom coded error quoting the token"] = await exchange(customApp.mcpUrl(), "custom-token-abcdef");
 
     const client = new Client({ name: "dance", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect(new StreamableHTTPClientTransport(jwtApp.mcpUrl("only=x"), { authProvider: new ClientCredentialsProvider({ clientId: "test-client", clientSecret: "test-client-secret", expectedIssuer: as.issuer }) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(jwtApp.mcpUrl("only=x"), {
+        authProvider: new ClientCredentialsProvider({ clientId: "test-client", clientSecret: "test-client-secret", expectedIssuer: as.issuer }),
+      }),
+    );
     seen.push(JSON.stringify(await client.callTool({ name: "whoami", arguments: {} })));
     await client.close();
 
@@ -148,6 +159,9 @@ describe("no token in logs, headers or bodies", { timeout: 60_000 }, () => {
       .filter(([, text]) => fragments.some((f) => text.includes(f)) || text.includes(INTROSPECTION_SECRET))
       .map(([where, text]) => `${where}: ${text.slice(0, 200)}`);
     assert.deepEqual(leaks, []);
-    assert.ok(logs.some((l) => l.includes("[token]")), "a verifier's message quoting the token was redacted, not dropped");
+    assert.ok(
+      logs.some((l) => l.includes("[token]")),
+      "a verifier's message quoting the token was redacted, not dropped",
+    );
   });
 });

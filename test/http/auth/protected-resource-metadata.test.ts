@@ -23,7 +23,11 @@ async function served(metadata: Omit<ProtectedResourceMetadataOptions, "resource
 
 describe("protected-resource metadata", () => {
   it("serves the same document with and without the selection's query", async () => {
-    const { baseUrl, metadataRequests } = await served({ authorizationServers: ["http://127.0.0.1:9/"], scopesSupported: ["mcp:read", "mcp:admin"], resourceName: "Test MCP" });
+    const { baseUrl, metadataRequests } = await served({
+      authorizationServers: ["http://127.0.0.1:9/"],
+      scopesSupported: ["mcp:read", "mcp:admin"],
+      resourceName: "Test MCP",
+    });
     const expected = {
       resource: `${baseUrl}/mcp`,
       authorization_servers: ["http://127.0.0.1:9/"],
@@ -45,7 +49,10 @@ describe("protected-resource metadata", () => {
     const url = `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
     const head = await fetch(url, { method: "HEAD" });
     assert.equal(head.status, 200);
-    const preflight = await fetch(url, { method: "OPTIONS", headers: { origin: "https://app.example.test", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" } });
+    const preflight = await fetch(url, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example.test", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" },
+    });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get("access-control-allow-headers"), "mcp-protocol-version");
     const post = await fetch(url, { method: "POST" });
@@ -71,13 +78,23 @@ describe("protected-resource metadata", () => {
 
   it("refuses bad settings when made", () => {
     const made = (options: unknown) => () => protectedResourceMetadata(options as ProtectedResourceMetadataOptions);
-    assert.throws(made({ authorizationServers: [] }), { code: "AUTH_CONFIG_INVALID", message: "protectedResourceMetadata: `authorizationServers` must list at least one issuer URL" });
+    assert.throws(made({ authorizationServers: [] }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: "protectedResourceMetadata: `authorizationServers` must list at least one issuer URL",
+    });
     assert.throws(made({ authorizationServers: ["http://idp.internal"] }), {
       code: "AUTH_CONFIG_INVALID",
-      message: "protectedResourceMetadata: `authorizationServers[0]` must use https (plain http is accepted only on loopback, or with allowInsecureHttp: true on a network you trust)",
+      message:
+        "protectedResourceMetadata: `authorizationServers[0]` must use https (plain http is accepted only on loopback, or with allowInsecureHttp: true on a network you trust)",
     });
-    assert.throws(made({ authorizationServers: ["https://idp.example.test"], resourcePath: "mcp" }), { code: "AUTH_CONFIG_INVALID", message: 'protectedResourceMetadata: `resourcePath` must start with "/" (e.g. "/mcp")' });
-    assert.throws(made({ authorizationServers: ["https://idp.example.test"], resource: "https://mcp.example.test/mcp#x" }), { code: "AUTH_CONFIG_INVALID", message: "protectedResourceMetadata: `resource` must be an http(s) URL without a fragment" });
+    assert.throws(made({ authorizationServers: ["https://idp.example.test"], resourcePath: "mcp" }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: 'protectedResourceMetadata: `resourcePath` must start with "/" (e.g. "/mcp")',
+    });
+    assert.throws(made({ authorizationServers: ["https://idp.example.test"], resource: "https://mcp.example.test/mcp#x" }), {
+      code: "AUTH_CONFIG_INVALID",
+      message: "protectedResourceMetadata: `resource` must be an http(s) URL without a fragment",
+    });
     assert.throws(made({ authorizationServers: ["https://idp.example.test"], publicBaseUrl: "https://mcp.example.test/?x=1" }), {
       code: "AUTH_CONFIG_INVALID",
       message: "protectedResourceMetadata: `publicBaseUrl` must be a plain http(s) origin with an optional path, without query, fragment or credentials",
@@ -90,7 +107,11 @@ describe("what the SDK v2 client requires of resource for a URL with a query", (
     const { baseUrl, mcpUrl, metadataRequests } = await served({ authorizationServers: ["https://idp.example.test"] });
     const serverUrl = mcpUrl("only=admin");
     const metadata = await discoverOAuthProtectedResourceMetadata(serverUrl);
-    assert.deepEqual(metadataRequests, ["/.well-known/oauth-protected-resource/mcp?only=admin"], "the SDK client keeps the query when it builds the metadata URL itself");
+    assert.deepEqual(
+      metadataRequests,
+      ["/.well-known/oauth-protected-resource/mcp?only=admin"],
+      "the SDK client keeps the query when it builds the metadata URL itself",
+    );
     assert.equal(metadata.resource, `${baseUrl}/mcp`);
     const provider = {} as OAuthClientProvider;
     assert.equal((await selectResourceURL(serverUrl, provider, metadata))?.href, `${baseUrl}/mcp`);
@@ -100,7 +121,11 @@ describe("what the SDK v2 client requires of resource for a URL with a query", (
     const { baseUrl, mcpUrl } = await served({ authorizationServers: ["https://idp.example.test"] });
     const requested = mcpUrl("only=admin");
     assert.equal(checkResourceAllowed({ requestedResource: requested, configuredResource: `${baseUrl}/mcp` }), true);
-    assert.equal(checkResourceAllowed({ requestedResource: requested, configuredResource: `${baseUrl}/mcp?only=other` }), true, "a query in resource is ignored, so it buys no per-selection check");
+    assert.equal(
+      checkResourceAllowed({ requestedResource: requested, configuredResource: `${baseUrl}/mcp?only=other` }),
+      true,
+      "a query in resource is ignored, so it buys no per-selection check",
+    );
     assert.equal(checkResourceAllowed({ requestedResource: requested, configuredResource: `${baseUrl}/` }), true);
     assert.equal(checkResourceAllowed({ requestedResource: requested, configuredResource: `${baseUrl}/other` }), false);
     assert.equal(checkResourceAllowed({ requestedResource: requested, configuredResource: "https://elsewhere.example.test/mcp" }), false);

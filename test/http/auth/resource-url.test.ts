@@ -18,9 +18,15 @@ describe("auth URLs", () => {
   });
 
   it("follows express's protocol (trust proxy) and a configured public base URL with a path prefix", () => {
-    assert.equal(protectedResourceMetadataUrl(request("/mcp", { host: "mcp.example.test" }, "https")), "https://mcp.example.test/.well-known/oauth-protected-resource/mcp");
+    assert.equal(
+      protectedResourceMetadataUrl(request("/mcp", { host: "mcp.example.test" }, "https")),
+      "https://mcp.example.test/.well-known/oauth-protected-resource/mcp",
+    );
     const req = request("/mcp?only=a", { host: "10.0.0.5:8080" });
-    assert.equal(protectedResourceMetadataUrl(req, { publicBaseUrl: "https://mcp.example.test/tools/" }), "https://mcp.example.test/.well-known/oauth-protected-resource/tools/mcp?only=a");
+    assert.equal(
+      protectedResourceMetadataUrl(req, { publicBaseUrl: "https://mcp.example.test/tools/" }),
+      "https://mcp.example.test/.well-known/oauth-protected-resource/tools/mcp?only=a",
+    );
     assert.equal(publicResourceUrl(req, "/mcp", { publicBaseUrl: "https://mcp.example.test/tools" }), "https://mcp.example.test/tools/mcp");
   });
 

@@ -29,7 +29,10 @@ describe("JWKS outages", () => {
     const verifier = jwt();
     const token = await as.mint();
     as.respondWith("jwks", "error");
-    await assertUnavailable(verifier.verify(token), "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer 200 OK with a JSON key set");
+    await assertUnavailable(
+      verifier.verify(token),
+      "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer 200 OK with a JSON key set",
+    );
     as.respondWith("jwks", "normal");
     assert.equal((await verifier.verify(token)).subject, "user-1");
   });
@@ -62,7 +65,10 @@ describe("JWKS outages", () => {
     await as.rotate();
     const fromNewKey = await as.mint();
     as.respondWith("jwks", "error");
-    await assertUnavailable(verifier.verify(fromNewKey), "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer 200 OK with a JSON key set");
+    await assertUnavailable(
+      verifier.verify(fromNewKey),
+      "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer 200 OK with a JSON key set",
+    );
   });
 });
 
@@ -84,7 +90,10 @@ describe("introspection outages", () => {
 
   it("answers 'unavailable' when the endpoint hangs past the timeout", async () => {
     as.respondWith("introspect", "hang");
-    await assertUnavailable(introspection().verify(as.issueOpaque()), "tokens cannot be verified right now: the introspection endpoint did not answer within 300 ms");
+    await assertUnavailable(
+      introspection().verify(as.issueOpaque()),
+      "tokens cannot be verified right now: the introspection endpoint did not answer within 300 ms",
+    );
   });
 
   it("answers 'unavailable' when the endpoint is unreachable", async () => {
@@ -102,7 +111,14 @@ describe("introspection outages", () => {
   });
 
   it("answers 'unavailable' when the answer is not RFC 7662 (no boolean active)", async () => {
-    const verifier = introspectionVerifier({ endpoint: as.jwksUri.replace("/jwks", "/.well-known/oauth-authorization-server"), clientId: "mcp-host", clientSecret: "x" });
-    await assertUnavailable(verifier.verify("tok"), "tokens cannot be verified right now: the introspection endpoint did not return an RFC 7662 answer (no boolean `active`)");
+    const verifier = introspectionVerifier({
+      endpoint: as.jwksUri.replace("/jwks", "/.well-known/oauth-authorization-server"),
+      clientId: "mcp-host",
+      clientSecret: "x",
+    });
+    await assertUnavailable(
+      verifier.verify("tok"),
+      "tokens cannot be verified right now: the introspection endpoint did not return an RFC 7662 answer (no boolean `active`)",
+    );
   });
 });

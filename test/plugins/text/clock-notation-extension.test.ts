@@ -53,7 +53,10 @@ for (const era of ["legacy", "modern"] as const) {
           );
         });
       }
-      assert.deepEqual(records.filter((r) => r.level === "warn" || r.level === "error"), []);
+      assert.deepEqual(
+        records.filter((r) => r.level === "warn" || r.level === "error"),
+        [],
+      );
     });
 
     it("describes the wider input in convert_time's description, keeping its schema and annotations", async () => {
@@ -65,7 +68,10 @@ for (const era of ["legacy", "modern"] as const) {
       const original = await toolOf(plain);
       assert.match(extended.description ?? "", /`time` may be 24-hour \("14:30"\) or written as people do: "2:30 pm", "9am", "noon", "midnight", "21h30"\.$/);
       assert.doesNotMatch(original.description ?? "", /2:30 pm/);
-      assert.deepEqual([extended.inputSchema, extended.outputSchema, extended.annotations], [original.inputSchema, original.outputSchema, original.annotations]);
+      assert.deepEqual(
+        [extended.inputSchema, extended.outputSchema, extended.annotations],
+        [original.inputSchema, original.outputSchema, original.annotations],
+      );
     });
   });
 }
@@ -83,6 +89,9 @@ describe("each plugin alone", () => {
     await withClient(host, "", "legacy", async (client) => {
       assert.deepEqual((await listedNames(client)).tools, ["change_case", "diff_lines", "list_server_toolsets", "regex_test", "slugify", "text_stats"]);
     });
-    assert.deepEqual(records.filter((r) => r.level === "warn" || r.level === "error"), []);
+    assert.deepEqual(
+      records.filter((r) => r.level === "warn" || r.level === "error"),
+      [],
+    );
   });
 });

@@ -31,7 +31,11 @@ for (const era of ["legacy", "modern"] as const) {
         for (const name of TEXT_TOOLS.filter((n) => n !== "list_server_toolsets")) {
           const tool = tools.get(name)!;
           assert.equal((tool.outputSchema as { type?: string } | undefined)?.type, "object", `${name} output schema`);
-          assert.deepEqual([tool.annotations?.readOnlyHint, tool.annotations?.idempotentHint, tool.annotations?.openWorldHint], [true, true, false], `${name} annotations`);
+          assert.deepEqual(
+            [tool.annotations?.readOnlyHint, tool.annotations?.idempotentHint, tool.annotations?.openWorldHint],
+            [true, true, false],
+            `${name} annotations`,
+          );
         }
       });
     });
@@ -58,17 +62,29 @@ for (const era of ["legacy", "modern"] as const) {
 
     it("text_stats refuses a malformed locale tag", async () => {
       await session(era, async (client) => {
-        assert.equal(await callError(client, "text_stats", { text: "x", locale: "not a locale!" }), 'locale "not a locale!" is not a valid BCP 47 language tag (for example "en", "de-CH", "ja")');
+        assert.equal(
+          await callError(client, "text_stats", { text: "x", locale: "not a locale!" }),
+          'locale "not a locale!" is not a valid BCP 47 language tag (for example "en", "de-CH", "ja")',
+        );
       });
     });
 
     it("slugify strips accents, spells out letters decomposition misses, and cuts at a word boundary", async () => {
       await session(era, async (client) => {
         assert.deepEqual(await callStructured(client, "slugify", { text: "Crème Brûlée — 10 Tips!" }), { slug: "creme-brulee-10-tips", length: 20 });
-        assert.deepEqual(await callStructured(client, "slugify", { text: "Ærøskøbing Straße & Co.", separator: "_" }), { slug: "aeroskobing_strasse_and_co", length: 26 });
-        assert.deepEqual(await callStructured(client, "slugify", { text: "The quick brown fox jumps over", max_length: 17 }), { slug: "the-quick-brown", length: 15 });
+        assert.deepEqual(await callStructured(client, "slugify", { text: "Ærøskøbing Straße & Co.", separator: "_" }), {
+          slug: "aeroskobing_strasse_and_co",
+          length: 26,
+        });
+        assert.deepEqual(await callStructured(client, "slugify", { text: "The quick brown fox jumps over", max_length: 17 }), {
+          slug: "the-quick-brown",
+          length: 15,
+        });
         assert.deepEqual(await callStructured(client, "slugify", { text: "Keep CASE", lowercase: false }), { slug: "Keep-CASE", length: 9 });
-        assert.equal(await callError(client, "slugify", { text: "!!!" }), 'nothing to make a slug from: "!!!" has no letters or digits that survive transliteration');
+        assert.equal(
+          await callError(client, "slugify", { text: "!!!" }),
+          'nothing to make a slug from: "!!!" has no letters or digits that survive transliteration',
+        );
         assert.match(await callError(client, "slugify", { text: "x", separator: "." }), /Invalid arguments for tool "slugify"/);
       });
     });
@@ -85,9 +101,13 @@ for (const era of ["legacy", "modern"] as const) {
           dot: "xml.http.request.user.id\nthe.lord.of.the.rings",
         };
         for (const [to, result] of Object.entries(expected)) assert.deepEqual(await callStructured(client, "change_case", { text, to }), { result }, to);
-        assert.deepEqual(await callStructured(client, "change_case", { text: "the lord of the rings. a tale of two cities", to: "title" }), { result: "The Lord of the Rings. A Tale of Two Cities" });
+        assert.deepEqual(await callStructured(client, "change_case", { text: "the lord of the rings. a tale of two cities", to: "title" }), {
+          result: "The Lord of the Rings. A Tale of Two Cities",
+        });
         assert.deepEqual(await callStructured(client, "change_case", { text: "NASA buys an iPhone", to: "title" }), { result: "NASA Buys an iPhone" });
-        assert.deepEqual(await callStructured(client, "change_case", { text: "HELLO WORLD. how are you? fine", to: "sentence" }), { result: "Hello world. How are you? Fine" });
+        assert.deepEqual(await callStructured(client, "change_case", { text: "HELLO WORLD. how are you? fine", to: "sentence" }), {
+          result: "Hello world. How are you? Fine",
+        });
       });
     });
 
@@ -110,23 +130,43 @@ for (const era of ["legacy", "modern"] as const) {
           hunks: 1,
           diff: "--- before\n+++ after\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n",
         });
-        assert.deepEqual(await callStructured(client, "diff_lines", { before: "", after: "x\ny\n" }), { identical: false, added: 2, removed: 0, hunks: 1, diff: "--- before\n+++ after\n@@ -0,0 +1,2 @@\n+x\n+y\n" });
-        assert.deepEqual(await callStructured(client, "diff_lines", { before: "a  b\n", after: "a b \n", ignore_whitespace: true }), { identical: true, added: 0, removed: 0, hunks: 0, diff: "" });
+        assert.deepEqual(await callStructured(client, "diff_lines", { before: "", after: "x\ny\n" }), {
+          identical: false,
+          added: 2,
+          removed: 0,
+          hunks: 1,
+          diff: "--- before\n+++ after\n@@ -0,0 +1,2 @@\n+x\n+y\n",
+        });
+        assert.deepEqual(await callStructured(client, "diff_lines", { before: "a  b\n", after: "a b \n", ignore_whitespace: true }), {
+          identical: true,
+          added: 0,
+          removed: 0,
+          hunks: 0,
+          diff: "",
+        });
       });
     });
 
     it("regex_test lists matches with numbered and named groups and applies a replacement", async () => {
       await session(era, async (client) => {
-        assert.deepEqual(await callStructured(client, "regex_test", { pattern: "(?<year>\\d{4})-(\\d{2})", text: "2024-01 and 2025-12", replace_with: "$2/$<year>", flags: "g" }), {
-          matched: true,
-          count: 2,
-          truncated: false,
-          matches: [
-            { match: "2024-01", index: 0, captures: ["2024", "01"], groups: { year: "2024" } },
-            { match: "2025-12", index: 12, captures: ["2025", "12"], groups: { year: "2025" } },
-          ],
-          replaced: "01/2024 and 12/2025",
-        });
+        assert.deepEqual(
+          await callStructured(client, "regex_test", {
+            pattern: "(?<year>\\d{4})-(\\d{2})",
+            text: "2024-01 and 2025-12",
+            replace_with: "$2/$<year>",
+            flags: "g",
+          }),
+          {
+            matched: true,
+            count: 2,
+            truncated: false,
+            matches: [
+              { match: "2024-01", index: 0, captures: ["2024", "01"], groups: { year: "2024" } },
+              { match: "2025-12", index: 12, captures: ["2025", "12"], groups: { year: "2025" } },
+            ],
+            replaced: "01/2024 and 12/2025",
+          },
+        );
         const first = await callStructured(client, "regex_test", { pattern: "(x)?y", text: "y y y", max_matches: 2, replace_with: "z" });
         assert.deepEqual(first, {
           matched: true,
@@ -138,7 +178,12 @@ for (const era of ["legacy", "modern"] as const) {
           ],
           replaced: "z y y",
         });
-        assert.deepEqual(await callStructured(client, "regex_test", { pattern: "cat", flags: "i", text: "dog" }), { matched: false, count: 0, truncated: false, matches: [] });
+        assert.deepEqual(await callStructured(client, "regex_test", { pattern: "cat", flags: "i", text: "dog" }), {
+          matched: false,
+          count: 0,
+          truncated: false,
+          matches: [],
+        });
       });
     });
 
@@ -148,7 +193,10 @@ for (const era of ["legacy", "modern"] as const) {
           await callError(client, "regex_test", { pattern: "(a|b", text: "" }),
           "Invalid regular expression: /(a|b/: Unterminated group; check the pattern's escaping (it is written without slashes) and the flags",
         );
-        assert.match(await callError(client, "regex_test", { pattern: "a", flags: "x", text: "" }), /flags may only contain the letters d, g, i, m, s, u, v and y/);
+        assert.match(
+          await callError(client, "regex_test", { pattern: "a", flags: "x", text: "" }),
+          /flags may only contain the letters d, g, i, m, s, u, v and y/,
+        );
       });
     });
   });
@@ -170,8 +218,19 @@ describe("the rewrite prompt", () => {
   it("declares its arguments and puts the measured length and the style into the request", async () => {
     await session("legacy", async (client) => {
       const [prompt] = (await client.listPrompts()).prompts;
-      assert.deepEqual(prompt!.arguments!.map((a) => [a.name, a.required ?? false]), [["text", true], ["style", false], ["audience", false], ["max_words", false]]);
-      const result = await client.getPrompt({ name: "rewrite", arguments: { text: "We are pleased to announce that the new office opens on 3 March.", style: "friendly", audience: "staff", max_words: "20" } });
+      assert.deepEqual(
+        prompt!.arguments!.map((a) => [a.name, a.required ?? false]),
+        [
+          ["text", true],
+          ["style", false],
+          ["audience", false],
+          ["max_words", false],
+        ],
+      );
+      const result = await client.getPrompt({
+        name: "rewrite",
+        arguments: { text: "We are pleased to announce that the new office opens on 3 March.", style: "friendly", audience: "staff", max_words: "20" },
+      });
       assert.deepEqual(result.messages, [
         {
           role: "user",
@@ -189,8 +248,16 @@ describe("the rewrite prompt", () => {
 
   it("completes the style and refuses an unknown one as invalid params", async () => {
     await session("modern", async (client) => {
-      const complete = async (value: string) => (await client.complete({ ref: { type: "ref/prompt", name: "rewrite" }, argument: { name: "style", value } })).completion.values;
-      assert.deepEqual([await complete("f"), await complete("p"), await complete("")], [["formal", "friendly"], ["plain", "persuasive"], ["plain", "concise", "formal", "friendly", "technical", "persuasive"]]);
+      const complete = async (value: string) =>
+        (await client.complete({ ref: { type: "ref/prompt", name: "rewrite" }, argument: { name: "style", value } })).completion.values;
+      assert.deepEqual(
+        [await complete("f"), await complete("p"), await complete("")],
+        [
+          ["formal", "friendly"],
+          ["plain", "persuasive"],
+          ["plain", "concise", "formal", "friendly", "technical", "persuasive"],
+        ],
+      );
       const { code, message } = await rejection(client.getPrompt({ name: "rewrite", arguments: { text: "x", style: "pirate" } }));
       assert.deepEqual([code, message], [-32602, 'style "pirate" is not one of plain, concise, formal, friendly, technical, persuasive']);
     });

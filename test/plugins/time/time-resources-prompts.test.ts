@@ -24,11 +24,20 @@ describe("time resources", () => {
   it("time://zones lists every zone under its current IANA name, with its offset", async () => {
     const { host } = await pluginHost([createTimeExtension()]);
     await withClient(host, "only=time", "modern", async (client) => {
-      const body = JSON.parse(resourceText(await client.readResource({ uri: "time://zones" }))) as { count: number; zones: Array<{ zone: string; utc_offset: string }> };
+      const body = JSON.parse(resourceText(await client.readResource({ uri: "time://zones" }))) as {
+        count: number;
+        zones: Array<{ zone: string; utc_offset: string }>;
+      };
       assert.equal(body.count, body.zones.length);
-      assert.deepEqual(body.zones.map((z) => z.zone), [...zoneNames()]);
+      assert.deepEqual(
+        body.zones.map((z) => z.zone),
+        [...zoneNames()],
+      );
       const byName = new Map(body.zones.map((z) => [z.zone, z.utc_offset]));
-      assert.deepEqual([byName.get("Asia/Kolkata"), byName.get("Asia/Kathmandu"), byName.get("UTC"), byName.has("Asia/Calcutta")], ["+05:30", "+05:45", "+00:00", false]);
+      assert.deepEqual(
+        [byName.get("Asia/Kolkata"), byName.get("Asia/Kathmandu"), byName.get("UTC"), byName.has("Asia/Calcutta")],
+        ["+05:30", "+05:45", "+00:00", false],
+      );
     });
   });
 
@@ -71,7 +80,8 @@ describe("time resources", () => {
         assert.deepEqual(error, {
           code: -32602,
           name: "ResourceNotFoundError",
-          message: 'unknown time zone "Europe/Lodnon"; did you mean "Europe/London"? Use an IANA name such as "America/New_York"; the resource time://zones lists every zone.',
+          message:
+            'unknown time zone "Europe/Lodnon"; did you mean "Europe/London"? Use an IANA name such as "America/New_York"; the resource time://zones lists every zone.',
         });
       });
     });
@@ -97,7 +107,12 @@ describe("the plan_meeting prompt", () => {
       const [prompt] = (await client.listPrompts()).prompts;
       assert.deepEqual(
         prompt!.arguments!.map((a) => [a.name, a.required ?? false]),
-        [["zones", true], ["date", false], ["duration_minutes", false], ["working_hours", false]],
+        [
+          ["zones", true],
+          ["date", false],
+          ["duration_minutes", false],
+          ["working_hours", false],
+        ],
       );
     });
   });
@@ -106,7 +121,10 @@ describe("the plan_meeting prompt", () => {
     it(`works out the working-hours overlap for the given zones and date (${era} era)`, async () => {
       const { host } = await pluginHost([createTimeExtension()]);
       await withClient(host, "only=time", era, async (client) => {
-        const result = await client.getPrompt({ name: "plan_meeting", arguments: { zones: "Europe/Paris, America/New_York", date: "2025-03-12", duration_minutes: "30" } });
+        const result = await client.getPrompt({
+          name: "plan_meeting",
+          arguments: { zones: "Europe/Paris, America/New_York", date: "2025-03-12", duration_minutes: "30" },
+        });
         assert.equal(result.messages.length, 1);
         assert.equal(result.messages[0]!.role, "user");
         assert.deepEqual(result.messages[0]!.content, {
@@ -152,7 +170,8 @@ describe("the plan_meeting prompt", () => {
   it("completes the last zone of the list, keeping the ones already written", async () => {
     const { host } = await pluginHost([createTimeExtension()]);
     await withClient(host, "only=time", "legacy", async (client) => {
-      const complete = async (name: string, value: string) => (await client.complete({ ref: { type: "ref/prompt", name: "plan_meeting" }, argument: { name, value } })).completion.values;
+      const complete = async (name: string, value: string) =>
+        (await client.complete({ ref: { type: "ref/prompt", name: "plan_meeting" }, argument: { name, value } })).completion.values;
       assert.deepEqual(await complete("zones", "Europe/Paris, America/Chi"), ["Europe/Paris, America/Chicago", "Europe/Paris, America/Chihuahua"]);
       assert.deepEqual(await complete("zones", "Europe/Paris,europe/pari"), []);
       assert.deepEqual(await complete("duration_minutes", "4"), ["45"]);
@@ -182,7 +201,10 @@ describe("onServer: the default-zone note", () => {
     const { host } = await pluginHost([createTimeExtension({ defaultZone: "UTC" }), textExtension]);
     await withClient(host, "only=time,text", "legacy", async (client) => {
       const instructions = client.getInstructions() ?? "";
-      const sections = instructions.split(/^## /m).filter(Boolean).map((section) => section.split("\n")[0]);
+      const sections = instructions
+        .split(/^## /m)
+        .filter(Boolean)
+        .map((section) => section.split("\n")[0]);
       assert.deepEqual(sections, ["Text utilities", "Time and dates", "Default time zone"]);
       assert.ok(instructions.endsWith(defaultZoneNote("UTC")));
     });

@@ -65,9 +65,42 @@ for (const era of ["legacy", "modern"] as const) {
             is_dst: true,
           },
           targets: [
-            { timezone: "Asia/Tokyo", iso: "2025-03-15T10:30:00+09:00", date: "2025-03-15", time: "10:30:00", weekday: "Saturday", utc_offset: "+09:00", abbreviation: "GMT+9", is_dst: false, day_shift: 1, offset_from_source: "+16:00" },
-            { timezone: "Europe/London", iso: "2025-03-15T01:30:00+00:00", date: "2025-03-15", time: "01:30:00", weekday: "Saturday", utc_offset: "+00:00", abbreviation: "GMT", is_dst: false, day_shift: 1, offset_from_source: "+07:00" },
-            { timezone: "Asia/Kolkata", iso: "2025-03-15T07:00:00+05:30", date: "2025-03-15", time: "07:00:00", weekday: "Saturday", utc_offset: "+05:30", abbreviation: "IST", is_dst: false, day_shift: 1, offset_from_source: "+12:30" },
+            {
+              timezone: "Asia/Tokyo",
+              iso: "2025-03-15T10:30:00+09:00",
+              date: "2025-03-15",
+              time: "10:30:00",
+              weekday: "Saturday",
+              utc_offset: "+09:00",
+              abbreviation: "GMT+9",
+              is_dst: false,
+              day_shift: 1,
+              offset_from_source: "+16:00",
+            },
+            {
+              timezone: "Europe/London",
+              iso: "2025-03-15T01:30:00+00:00",
+              date: "2025-03-15",
+              time: "01:30:00",
+              weekday: "Saturday",
+              utc_offset: "+00:00",
+              abbreviation: "GMT",
+              is_dst: false,
+              day_shift: 1,
+              offset_from_source: "+07:00",
+            },
+            {
+              timezone: "Asia/Kolkata",
+              iso: "2025-03-15T07:00:00+05:30",
+              date: "2025-03-15",
+              time: "07:00:00",
+              weekday: "Saturday",
+              utc_offset: "+05:30",
+              abbreviation: "IST",
+              is_dst: false,
+              day_shift: 1,
+              offset_from_source: "+12:30",
+            },
           ],
           notes: [],
         });
@@ -76,10 +109,22 @@ for (const era of ["legacy", "modern"] as const) {
 
     it("convert_time moves a time skipped by the spring-forward jump and says so; a repeated time takes the first", async () => {
       await session(async (client) => {
-        const skipped = await callStructured(client, "convert_time", { time: "02:30", source_timezone: "America/New_York", target_timezones: ["UTC"], date: "2024-03-10" });
+        const skipped = await callStructured(client, "convert_time", {
+          time: "02:30",
+          source_timezone: "America/New_York",
+          target_timezones: ["UTC"],
+          date: "2024-03-10",
+        });
         assert.equal((skipped.source as { iso: string }).iso, "2024-03-10T03:30:00-04:00");
-        assert.deepEqual(skipped.notes, ["2024-03-10 02:30 does not exist in America/New_York (clocks jump forward there); read as 2024-03-10 03:30:00 (UTC-04:00)"]);
-        const repeated = await callStructured(client, "convert_time", { time: "01:30", source_timezone: "America/New_York", target_timezones: ["UTC"], date: "2024-11-03" });
+        assert.deepEqual(skipped.notes, [
+          "2024-03-10 02:30 does not exist in America/New_York (clocks jump forward there); read as 2024-03-10 03:30:00 (UTC-04:00)",
+        ]);
+        const repeated = await callStructured(client, "convert_time", {
+          time: "01:30",
+          source_timezone: "America/New_York",
+          target_timezones: ["UTC"],
+          date: "2024-11-03",
+        });
         assert.equal(repeated.utc, "2024-11-03T05:30:00.000Z");
         assert.deepEqual(repeated.notes, ["2024-11-03 01:30 happens twice in America/New_York (clocks go back there); used the first, UTC-04:00"]);
       });
@@ -87,7 +132,12 @@ for (const era of ["legacy", "modern"] as const) {
 
     it("accepts zone names in any case, retired names and bare cities, and answers with current IANA names", async () => {
       await session(async (client) => {
-        const result = await callStructured(client, "convert_time", { time: "12:00", source_timezone: "utc", target_timezones: ["asia/calcutta", "Kiev", "Tokyo"], date: "2025-06-01" });
+        const result = await callStructured(client, "convert_time", {
+          time: "12:00",
+          source_timezone: "utc",
+          target_timezones: ["asia/calcutta", "Kiev", "Tokyo"],
+          date: "2025-06-01",
+        });
         assert.deepEqual(
           (result.targets as Array<{ timezone: string }>).map((target) => target.timezone),
           ["Asia/Kolkata", "Europe/Kyiv", "Asia/Tokyo"],
@@ -114,8 +164,14 @@ for (const era of ["legacy", "modern"] as const) {
           await callError(client, "convert_time", { time: "9am", source_timezone: "UTC", target_timezones: ["Asia/Tokyo"], date: "2025-01-01" }),
           'time "9am" is not a 24-hour clock time; write it as HH:MM or HH:MM:SS (for example "09:30" or "17:45:00")',
         );
-        assert.equal(await callError(client, "convert_time", { time: "09:00", source_timezone: "UTC", target_timezones: ["Asia/Tokyo"], date: "2025-02-29" }), 'date "2025-02-29" does not exist');
-        assert.match(await callError(client, "convert_time", { time: "09:00", source_timezone: "UTC", target_timezones: [] }), /Invalid arguments for tool "convert_time"/);
+        assert.equal(
+          await callError(client, "convert_time", { time: "09:00", source_timezone: "UTC", target_timezones: ["Asia/Tokyo"], date: "2025-02-29" }),
+          'date "2025-02-29" does not exist',
+        );
+        assert.match(
+          await callError(client, "convert_time", { time: "09:00", source_timezone: "UTC", target_timezones: [] }),
+          /Invalid arguments for tool "convert_time"/,
+        );
       });
     });
 
@@ -152,12 +208,24 @@ for (const era of ["legacy", "modern"] as const) {
         assert.deepEqual(monthEnd, {
           start: "2024-01-31T00:00:00+00:00",
           duration: "P1M",
-          result: { timezone: "UTC", iso: "2024-02-29T00:00:00+00:00", date: "2024-02-29", time: "00:00:00", weekday: "Thursday", utc_offset: "+00:00", abbreviation: "UTC", is_dst: false },
+          result: {
+            timezone: "UTC",
+            iso: "2024-02-29T00:00:00+00:00",
+            date: "2024-02-29",
+            time: "00:00:00",
+            weekday: "Thursday",
+            utc_offset: "+00:00",
+            abbreviation: "UTC",
+            is_dst: false,
+          },
           notes: ["day 31 does not exist in 2024-02; used the month's last day, 29"],
         });
         const day = await callStructured(client, "add_duration", { start: "2024-03-09T12:00", duration: "P1D", timezone: "America/New_York" });
         const hours = await callStructured(client, "add_duration", { start: "2024-03-09T12:00", duration: "PT24H", timezone: "America/New_York" });
-        assert.deepEqual([(day.result as { iso: string }).iso, (hours.result as { iso: string }).iso], ["2024-03-10T12:00:00-04:00", "2024-03-10T13:00:00-04:00"]);
+        assert.deepEqual(
+          [(day.result as { iso: string }).iso, (hours.result as { iso: string }).iso],
+          ["2024-03-10T12:00:00-04:00", "2024-03-10T13:00:00-04:00"],
+        );
         const back = await callStructured(client, "add_duration", { start: "2025-01-15T10:00:00Z", duration: "-P2W", timezone: "Asia/Tokyo" });
         assert.deepEqual([back.start, (back.result as { iso: string }).iso], ["2025-01-15T19:00:00+09:00", "2025-01-01T19:00:00+09:00"]);
       });

@@ -26,23 +26,18 @@ describe("zone facts at a fixed instant", () => {
 
   it("America/New_York in summer: daylight time, the autumn change", () => {
     const facts = zoneFacts("America/New_York", Date.UTC(2025, 5, 15));
-    assert.deepEqual([facts.abbreviation, facts.is_dst, facts.utc_offset, facts.next_change], [
-      "EDT",
-      true,
-      "-04:00",
-      { at: "2025-11-02T01:00:00-05:00", utc_offset_before: "-04:00", utc_offset_after: "-05:00" },
-    ]);
+    assert.deepEqual(
+      [facts.abbreviation, facts.is_dst, facts.utc_offset, facts.next_change],
+      ["EDT", true, "-04:00", { at: "2025-11-02T01:00:00-05:00", utc_offset_before: "-04:00", utc_offset_after: "-05:00" }],
+    );
   });
 
   it("Australia/Lord_Howe: a half-hour daylight shift in the southern summer", () => {
     const facts = zoneFacts("Australia/Lord_Howe", JAN_15_2025);
-    assert.deepEqual([facts.utc_offset, facts.standard_offset, facts.daylight_offset, facts.is_dst, facts.next_change], [
-      "+11:00",
-      "+10:30",
-      "+11:00",
-      true,
-      { at: "2025-04-06T01:30:00+10:30", utc_offset_before: "+11:00", utc_offset_after: "+10:30" },
-    ]);
+    assert.deepEqual(
+      [facts.utc_offset, facts.standard_offset, facts.daylight_offset, facts.is_dst, facts.next_change],
+      ["+11:00", "+10:30", "+11:00", true, { at: "2025-04-06T01:30:00+10:30", utc_offset_before: "+11:00", utc_offset_after: "+10:30" }],
+    );
   });
 
   it("America/Sao_Paulo: no daylight saving, no next change", () => {
@@ -80,6 +75,9 @@ describe("zone names", () => {
 
   it("refuses an empty name, saying what to give", () => {
     assert.equal(resolveZone("").ok, false);
-    assert.deepEqual(resolveZone("  "), { ok: false, message: 'time zone is empty; give an IANA name such as "Europe/Paris" (the resource time://zones lists them all)' });
+    assert.deepEqual(resolveZone("  "), {
+      ok: false,
+      message: 'time zone is empty; give an IANA name such as "Europe/Paris" (the resource time://zones lists them all)',
+    });
   });
 });

@@ -17,24 +17,27 @@ describe("units: set up only when a selection names its toolset", () => {
     const { host, records } = await pluginHost([createUnitsExtension(), textExtension]);
     const { instructions, ...declared } = host.declaredToolsets().find((t) => t.name === "units")!;
     assert.match(instructions ?? "", /^Use convert_units for any unit conversion/);
-    assert.deepEqual(
-      declared,
-      {
-        name: "units",
-        title: "Unit conversion",
-        description: "Convert between units of length, area, volume, mass, temperature, speed and data size (SI and IEC). Off unless a URL names it.",
-        default: false,
-        always: false,
-        extensions: ["units"],
-      },
-    );
+    assert.deepEqual(declared, {
+      name: "units",
+      title: "Unit conversion",
+      description: "Convert between units of length, area, volume, mass, temperature, speed and data size (SI and IEC). Off unless a URL names it.",
+      default: false,
+      always: false,
+      extensions: ["units"],
+    });
     assert.equal(host.extensionStatuses().find((e) => e.name === "units")?.status, "dormant");
     for (const query of ["", "only=text", "text", "without=units"]) {
       const built = await build(host, query);
       assert.deepEqual(built.toolsets, ["text"], `?${query}`);
     }
     const offer = await host.describe(parseSelection(""));
-    assert.deepEqual(offer.toolsets.map((t) => [t.name, t.active]), [["text", true], ["units", false]]);
+    assert.deepEqual(
+      offer.toolsets.map((t) => [t.name, t.active]),
+      [
+        ["text", true],
+        ["units", false],
+      ],
+    );
     assert.deepEqual(setupLines(records), []);
     assert.equal(host.extensionStatuses().find((e) => e.name === "units")?.status, "dormant");
   });
@@ -42,7 +45,16 @@ describe("units: set up only when a selection names its toolset", () => {
   it("wakes on ?units: setup builds the tables once, logs through its own logger, and the tools are served", async () => {
     const { host, records } = await pluginHost([createUnitsExtension(), textExtension]);
     await withClient(host, "units", "legacy", async (client) => {
-      assert.deepEqual((await listedNames(client)).tools, ["change_case", "convert_units", "diff_lines", "list_server_toolsets", "list_units", "regex_test", "slugify", "text_stats"]);
+      assert.deepEqual((await listedNames(client)).tools, [
+        "change_case",
+        "convert_units",
+        "diff_lines",
+        "list_server_toolsets",
+        "list_units",
+        "regex_test",
+        "slugify",
+        "text_stats",
+      ]);
       assert.deepEqual(await callStructured(client, "convert_units", { value: 5, from: "km", to: "mi" }), {
         category: "length",
         value: 5,
@@ -58,7 +70,10 @@ describe("units: set up only when a selection names its toolset", () => {
     });
     const lines = setupLines(records);
     assert.equal(lines.length, 1, "setup ran exactly once");
-    assert.deepEqual([lines[0]!.level, lines[0]!.prefix.at(-1), lines[0]!.data], ["info", "units", { categories: 7, units: 73, spellings: 324, precision: 12 }]);
+    assert.deepEqual(
+      [lines[0]!.level, lines[0]!.prefix.at(-1), lines[0]!.data],
+      ["info", "units", { categories: 7, units: 73, spellings: 324, precision: 12 }],
+    );
     assert.equal(host.extensionStatuses().find((e) => e.name === "units")?.status, "ready");
   });
 

@@ -52,7 +52,10 @@ for (const era of ["legacy", "modern"] as const) {
         const errors: Array<[Record<string, unknown>, string]> = [
           [{ value: 1, from: "mb", to: "B" }, 'from: unit "mb" is ambiguous: "Mbit" (megabit) or "MB" (megabyte); write the symbol with its exact case'],
           [{ value: 1, from: "m", to: "furlong" }, 'to: unknown unit "furlong". The list_units tool shows every unit and its spellings.'],
-          [{ value: 1, from: "kilometre", to: "kilogramm" }, 'to: unknown unit "kilogramm"; did you mean "kg" (kilogram)? The list_units tool shows every unit and its spellings.'],
+          [
+            { value: 1, from: "kilometre", to: "kilogramm" },
+            'to: unknown unit "kilogramm"; did you mean "kg" (kilogram)? The list_units tool shows every unit and its spellings.',
+          ],
           [{ value: 1, from: "km", to: "kg" }, "cannot convert length (km) to mass (kg); both units must measure the same kind of quantity"],
           [{ value: -300, from: "°C", to: "K" }, "-300 °C is below absolute zero (0 K)"],
         ];
@@ -79,7 +82,10 @@ for (const era of ["legacy", "modern"] as const) {
           ],
         });
         const all = await callStructured(client, "list_units", {});
-        assert.deepEqual((all.categories as Array<{ name: string }>).map((c) => c.name), ["length", "area", "volume", "mass", "temperature", "speed", "data"]);
+        assert.deepEqual(
+          (all.categories as Array<{ name: string }>).map((c) => c.name),
+          ["length", "area", "volume", "mass", "temperature", "speed", "data"],
+        );
         assert.match(await callError(client, "list_units", { category: "time" }), /Invalid arguments for tool "list_units"/);
       });
     });

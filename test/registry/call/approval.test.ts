@@ -37,12 +37,18 @@ describe("approval and deniedTools", () => {
 
   it("asks for every call under approval: always; never asks under never", async () => {
     let asked = 0;
-    const registry = h.make([legacyStdio("strict", { tools: ANNOTATED_TOOLS }, { approval: "always" }), legacyStdio("lax", { tools: [{ name: "zap", behaviour: "count", annotations: { destructiveHint: true } }] })], {
-      approve: async () => {
-        asked++;
-        return true;
+    const registry = h.make(
+      [
+        legacyStdio("strict", { tools: ANNOTATED_TOOLS }, { approval: "always" }),
+        legacyStdio("lax", { tools: [{ name: "zap", behaviour: "count", annotations: { destructiveHint: true } }] }),
+      ],
+      {
+        approve: async () => {
+          asked++;
+          return true;
+        },
       },
-    });
+    );
     assert.equal(toText(await registry.callTool("look")), "ran");
     assert.equal(toText(await registry.callTool("zap")), "ran");
     assert.equal(asked, 1);
@@ -52,12 +58,19 @@ describe("approval and deniedTools", () => {
     const registry = h.make([legacyStdio("fx", { tools: ANNOTATED_TOOLS }, { approval: "destructive" })]);
     const result = await registry.callTool("wipe");
     assert.equal(registryErrorCode(result), "MCP_TOOL_DENIED");
-    assert.equal(toText(result), 'tool "wipe" on server "fx" needs approval (approval: "destructive") and there is no approval handler to ask; the call was refused');
-    const failing = await registry.callTool("wipe", {}, {
-      approve: () => {
-        throw new Error("approver offline");
+    assert.equal(
+      toText(result),
+      'tool "wipe" on server "fx" needs approval (approval: "destructive") and there is no approval handler to ask; the call was refused',
+    );
+    const failing = await registry.callTool(
+      "wipe",
+      {},
+      {
+        approve: () => {
+          throw new Error("approver offline");
+        },
       },
-    });
+    );
     assert.equal(toText(failing), 'the approval handler failed for tool "wipe" on server "fx" (approver offline); the call was refused');
   });
 
@@ -70,10 +83,21 @@ describe("approval and deniedTools", () => {
   it("hides denied tools and refuses calls to them", async () => {
     const dir = stateDir();
     const registry = h.make(
-      [legacyStdio("fx", { tools: ANNOTATED_TOOLS, stateDir: dir }, { deniedTools: ["wi*", "ed?t"] }), legacyStdio("other", { tools: [{ name: "look_other", behaviour: "count" }, { name: "plain2", behaviour: "count" }] })],
+      [
+        legacyStdio("fx", { tools: ANNOTATED_TOOLS, stateDir: dir }, { deniedTools: ["wi*", "ed?t"] }),
+        legacyStdio("other", {
+          tools: [
+            { name: "look_other", behaviour: "count" },
+            { name: "plain2", behaviour: "count" },
+          ],
+        }),
+      ],
       { deniedTools: ["other__plain?"] },
     );
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), ["look", "plain", "safe_write", "look_other"]);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      ["look", "plain", "safe_write", "look_other"],
+    );
     for (const [name, server, upstream] of [
       ["wipe", "fx", "wipe"],
       ["fx__edit", "fx", "edit"],

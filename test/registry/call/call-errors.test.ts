@@ -28,7 +28,10 @@ describe("call errors", () => {
     // dying mid-call, so it is not retried); once that is gone, the port refuses.
     const first = await registry.callTool("echo", { text: "down" });
     assert.equal(first.isError, true);
-    assert.match(toText(first), /^tool "echo" on server "remote" failed: (connection refused|connection closed by the server; it may have run, so it was not retried)$/);
+    assert.match(
+      toText(first),
+      /^tool "echo" on server "remote" failed: (connection refused|connection closed by the server; it may have run, so it was not retried)$/,
+    );
     const second = await registry.callTool("echo", { text: "down" });
     assert.equal(toText(second), 'tool "echo" on server "remote" failed: connection refused');
     for (const result of [first, second]) assert.ok(!JSON.stringify(result).includes("SECRETPATH") && !JSON.stringify(result).includes("127.0.0.1"));

@@ -86,7 +86,10 @@ describe("reconnect and retry", () => {
     const firstPid = registry.status()[0]!.pid!;
     const result = await registry.callTool("crash");
     assert.equal(registryErrorCode(result), "MCP_CALL_FAILED");
-    assert.equal(toText(result), 'tool "crash" on server "fragile" failed: the connection closed while the request was in flight; it may have run, so it was not retried');
+    assert.equal(
+      toText(result),
+      'tool "crash" on server "fragile" failed: the connection closed while the request was in flight; it may have run, so it was not retried',
+    );
     assert.equal(countOf(dir, "call:crash"), 1);
     assert.equal(toText(await registry.callTool("echo", { text: "back" })), "back");
     assert.notEqual(registry.status()[0]!.pid, firstPid);
@@ -102,7 +105,11 @@ describe("reconnect and retry", () => {
 
   it("never re-runs a non-idempotent HTTP call whose connection dropped mid-way", async () => {
     const dir = stateDir();
-    const http = await new LegacyHttpFixture({ name: "remote", tools: ["crash", { name: "crash_idem", behaviour: "crash", annotations: { idempotentHint: true } }], stateDir: dir }).start();
+    const http = await new LegacyHttpFixture({
+      name: "remote",
+      tools: ["crash", { name: "crash_idem", behaviour: "crash", annotations: { idempotentHint: true } }],
+      stateDir: dir,
+    }).start();
     try {
       const registry = h.make([ServerSpec.http("remote", http.url, { era: "legacy" })]);
       const result = await registry.callTool("crash");

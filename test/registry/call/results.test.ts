@@ -51,7 +51,15 @@ describe("toText", () => {
     });
     assert.equal(
       text,
-      ["a", "[image: image/png, 5 bytes]", "[audio: audio/wav, 3 bytes]", "[resource: application/octet-stream, 3 bytes]", "inline text", "[resource link: link mem://l]", "b"].join("\n"),
+      [
+        "a",
+        "[image: image/png, 5 bytes]",
+        "[audio: audio/wav, 3 bytes]",
+        "[resource: application/octet-stream, 3 bytes]",
+        "inline text",
+        "[resource link: link mem://l]",
+        "b",
+      ].join("\n"),
     );
   });
 
@@ -60,7 +68,15 @@ describe("toText", () => {
   });
 
   it("flattens resource contents and prompt messages the same way", () => {
-    assert.equal(toText({ contents: [{ uri: "a", text: "x" }, { uri: "b", blob: "aGVsbG8=", mimeType: "image/png" }] }), "x\n[resource: image/png, 5 bytes]");
+    assert.equal(
+      toText({
+        contents: [
+          { uri: "a", text: "x" },
+          { uri: "b", blob: "aGVsbG8=", mimeType: "image/png" },
+        ],
+      }),
+      "x\n[resource: image/png, 5 bytes]",
+    );
     assert.equal(toText({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] }), "hi");
   });
 });

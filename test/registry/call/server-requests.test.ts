@@ -28,7 +28,10 @@ describe("server-to-client requests, 2025 era (pushed)", () => {
     assert.equal(toText(await registry.callTool("ask_elicitation")), 'elicitation:accept:{"name":"Ada"}');
     assert.equal(toText(await registry.callTool("ask_roots")), "roots:file:///a,file:///b");
     // The context's signal is aborted once the call it belongs to has ended.
-    assert.deepEqual(seen.map((c) => [c.server, c.tool, c.signal?.aborted]), [["fx", "ask_sampling", true]]);
+    assert.deepEqual(
+      seen.map((c) => [c.server, c.tool, c.signal?.aborted]),
+      [["fx", "ask_sampling", true]],
+    );
   });
 
   it("falls back to the registry's handler, and prefers the spec's when both exist", async () => {
@@ -77,12 +80,16 @@ describe("server-to-client requests, 2025 era (pushed)", () => {
   it("prefers the per-call relay, and falls back when it returns undefined", async () => {
     const relayed: UpstreamRequest[] = [];
     const registry = h.make([legacyStdio("fx", ASKING, { elicitation: () => ({ action: "accept", content: { name: "spec" } }) })]);
-    const viaRelay = await registry.callTool("ask_elicitation", {}, {
-      onServerRequest: (request) => {
-        relayed.push(request);
-        return { action: "accept", content: { name: "downstream" } };
+    const viaRelay = await registry.callTool(
+      "ask_elicitation",
+      {},
+      {
+        onServerRequest: (request) => {
+          relayed.push(request);
+          return { action: "accept", content: { name: "downstream" } };
+        },
       },
-    });
+    );
     assert.equal(toText(viaRelay), 'elicitation:accept:{"name":"downstream"}');
     assert.deepEqual(
       relayed.map((r) => [r.method, r.server, r.tool, r.params.message]),
@@ -97,7 +104,11 @@ describe("server-to-client requests, 2025 era (pushed)", () => {
     await registry.connect();
     await registry.listTools();
     const result = await registry.callTool("trigger-sampling-request", { prompt: "hi", maxTokens: 7 });
-    assert.deepEqual(JSON.parse(toText(result).replace(/^LLM sampling result: \n/, "")), { model: "mcp-host", role: "assistant", content: { type: "text", text: "echo of 7 tokens" } });
+    assert.deepEqual(JSON.parse(toText(result).replace(/^LLM sampling result: \n/, "")), {
+      model: "mcp-host",
+      role: "assistant",
+      content: { type: "text", text: "echo of 7 tokens" },
+    });
   });
 });
 
@@ -130,16 +141,23 @@ describe("server-to-client requests, 2026-07-28 era (input_required)", () => {
 
   it("fails only the call when a handler fails, naming server and tool", async () => {
     const registry = h.make([
-      modernStdio("m", {}, {
-        era: "modern",
-        elicitation: () => {
-          throw new Error("boom");
+      modernStdio(
+        "m",
+        {},
+        {
+          era: "modern",
+          elicitation: () => {
+            throw new Error("boom");
+          },
         },
-      }),
+      ),
     ]);
     const result = await registry.callTool("ask_elicitation");
     assert.equal(registryErrorCode(result), "MCP_CALL_FAILED");
-    assert.equal(toText(result), 'tool "ask_elicitation" on server "m" failed: the server asked for elicitation/create and it was refused: elicitation handler failed: boom');
+    assert.equal(
+      toText(result),
+      'tool "ask_elicitation" on server "m" failed: the server asked for elicitation/create and it was refused: elicitation handler failed: boom',
+    );
     assert.equal(toText(await registry.callTool("echo", { text: "fine" })), "fine");
   });
 });

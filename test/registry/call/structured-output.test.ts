@@ -35,7 +35,9 @@ describe("structured output", () => {
   });
 
   it("treats a missing structuredContent as a violation, and leaves upstream errors alone", async () => {
-    const registry = h.make([legacyStdio("fx", { tools: [...TOOLS.slice(0, 3), { name: "is_error", behaviour: "is_error", outputSchema: { type: "object" } }] })]);
+    const registry = h.make([
+      legacyStdio("fx", { tools: [...TOOLS.slice(0, 3), { name: "is_error", behaviour: "is_error", outputSchema: { type: "object" } }] }),
+    ]);
     const missing = await registry.callTool("structured_missing");
     assert.equal(
       toText(missing),
@@ -49,7 +51,9 @@ describe("structured output", () => {
     const result = await registry.callTool("structured_bad");
     assert.equal(result.isError, undefined);
     assert.deepEqual((result.structuredContent as { count: unknown }).count, "three");
-    assert.deepEqual(logsOf(h.records, "fx", "warn"), ['tool "structured_bad" returned structured content that does not match its outputSchema (keyword "type": /count must be integer)']);
+    assert.deepEqual(logsOf(h.records, "fx", "warn"), [
+      'tool "structured_bad" returned structured content that does not match its outputSchema (keyword "type": /count must be integer)',
+    ]);
   });
 
   it("compiles a tool's validator once per listing", () => {

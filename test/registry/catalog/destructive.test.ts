@@ -30,7 +30,10 @@ describe("destructive tools in the listing", () => {
   const h = registryHarness();
 
   it("marks listed tools destructive", async () => {
-    const registry = h.make([legacyStdio("fx", { tools: ANNOTATED_TOOLS }), legacyStdio("untrusted", { tools: [{ name: "other", behaviour: "count" }] }, { unannotated: "destructive" })]);
+    const registry = h.make([
+      legacyStdio("fx", { tools: ANNOTATED_TOOLS }),
+      legacyStdio("untrusted", { tools: [{ name: "other", behaviour: "count" }] }, { unannotated: "destructive" }),
+    ]);
     assert.deepEqual(
       (await registry.listTools()).map((t) => [t.name, t.destructive]),
       [

@@ -32,18 +32,27 @@ describe("list changes", () => {
     await registry.connect();
     assert.equal(toText(await registry.callTool("add_tool", { name: "fresh" })), "added fresh");
     // The fixture sends list_changed before its answer, on the same pipe: the call cannot return before it is seen.
-    assert.deepEqual(registry.status().map((s) => [s.server, s.stale]), [
-      ["a", true],
-      ["b", false],
-    ]);
+    assert.deepEqual(
+      registry.status().map((s) => [s.server, s.stale]),
+      [
+        ["a", true],
+        ["b", false],
+      ],
+    );
     assert.deepEqual([countOf(a, "list:tools"), countOf(b, "list:tools")], [1, 1]);
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), ["add_tool", "fresh", "echo"]);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      ["add_tool", "fresh", "echo"],
+    );
     assert.deepEqual([countOf(a, "list:tools"), countOf(b, "list:tools")], [2, 1]);
     assert.equal(registry.status()[0]!.stale, false);
   });
 
   it("yields added, updated and removed events from a 2025 server's pushed notifications", async () => {
-    const registry = h.make([legacyStdio("a", { tools: ["add_tool", "remove_tool", { name: "thing", behaviour: "count" }] }), legacyStdio("b", { tools: ["echo"] })]);
+    const registry = h.make([
+      legacyStdio("a", { tools: ["add_tool", "remove_tool", { name: "thing", behaviour: "count" }] }),
+      legacyStdio("b", { tools: ["echo"] }),
+    ]);
     await registry.connect();
     const stream = registry.watch();
     await registry.callTool("add_tool", { name: "fresh" });

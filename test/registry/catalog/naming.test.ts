@@ -16,7 +16,12 @@ const gitTools = [
   { name: LONG, behaviour: "echo" },
   { name: "x.y", behaviour: "echo" },
 ];
-const fsTools = [{ name: "status", behaviour: "echo" }, { name: "read", behaviour: "echo" }, { name: "read", behaviour: "count" }, { name: "x_y", behaviour: "echo" }];
+const fsTools = [
+  { name: "status", behaviour: "echo" },
+  { name: "read", behaviour: "echo" },
+  { name: "read", behaviour: "count" },
+  { name: "x_y", behaviour: "echo" },
+];
 
 describe("tool naming", () => {
   const h = registryHarness();

@@ -14,18 +14,35 @@ describe("pagination", () => {
 
   it("follows every list to its last page", async () => {
     const dir = stateDir();
-    const registry = h.make([legacyStdio("paged", { tools, resources, templates, prompts, toolPage: 2, resourcePage: 2, templatePage: 1, promptPage: 1, stateDir: dir })]);
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), tools);
+    const registry = h.make([
+      legacyStdio("paged", { tools, resources, templates, prompts, toolPage: 2, resourcePage: 2, templatePage: 1, promptPage: 1, stateDir: dir }),
+    ]);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      tools,
+    );
     assert.equal(countOf(dir, "list:tools"), 3);
-    assert.deepEqual((await registry.listResources()).map((r) => r.uri), resources.map((r) => r.uri));
-    assert.deepEqual((await registry.listResourceTemplates()).map((t) => t.definition.uriTemplate), templates.map((t) => t.uriTemplate));
-    assert.deepEqual((await registry.listPrompts()).map((p) => p.name), prompts.map((p) => p.name));
+    assert.deepEqual(
+      (await registry.listResources()).map((r) => r.uri),
+      resources.map((r) => r.uri),
+    );
+    assert.deepEqual(
+      (await registry.listResourceTemplates()).map((t) => t.definition.uriTemplate),
+      templates.map((t) => t.uriTemplate),
+    );
+    assert.deepEqual(
+      (await registry.listPrompts()).map((p) => p.name),
+      prompts.map((p) => p.name),
+    );
     assert.deepEqual(logsOf(h.records, "paged", "warn"), []);
   });
 
   it("stops at a repeated cursor with a warning, keeping what it read", async () => {
     const registry = h.make([legacyStdio("repeats", { tools, toolPage: 2, cursor: "repeat" })]);
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), ["echo", "count"]);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      ["echo", "count"],
+    );
     assert.deepEqual(logsOf(h.records, "repeats", "warn"), [
       "the server repeated a pagination cursor after 2 page(s); stopped listing there",
       'the server listed the tool "echo" twice; kept the first', // the repeated page listed them again
@@ -37,7 +54,10 @@ describe("pagination", () => {
     const dir = stateDir();
     const registry = h.make([legacyStdio("endless", { tools, toolPage: 1, cursor: "endless", stateDir: dir })]);
     const listed = await registry.listTools();
-    assert.deepEqual(listed.map((t) => t.name), ["echo"]);
+    assert.deepEqual(
+      listed.map((t) => t.name),
+      ["echo"],
+    );
     assert.equal(countOf(dir, "list:tools"), 100);
     assert.deepEqual(logsOf(h.records, "endless", "warn"), [
       "the list went on past 100 pages; stopped listing there",

@@ -44,7 +44,10 @@ describe("resources and prompts", () => {
         ["b:mem://shared", "b", "mem://shared"],
       ],
     );
-    assert.deepEqual((await registry.listResourceTemplates()).map((t) => [t.server, t.definition.uriTemplate]), [["b", "mem://item/{id}"]]);
+    assert.deepEqual(
+      (await registry.listResourceTemplates()).map((t) => [t.server, t.definition.uriTemplate]),
+      [["b", "mem://item/{id}"]],
+    );
   });
 
   it("reads by bare, qualified and { server } forms", async () => {
@@ -58,18 +61,29 @@ describe("resources and prompts", () => {
 
   it("refuses an ambiguous bare URI, naming the qualified forms, and unknown URIs and servers", async () => {
     const registry = h.make([legacyStdio("a", a), legacyStdio("b", b)]);
-    await rejects(registry.readResource("mem://shared"), "MCP_TOOL_AMBIGUOUS", 'resource "mem://shared" is listed by several servers; read one of: a:mem://shared, b:mem://shared');
-    await rejects(registry.readResource("mem://item/7"), "MCP_RESOURCE_UNKNOWN", 'no server lists a resource "mem://item/7"; for a template URI pass { server }');
+    await rejects(
+      registry.readResource("mem://shared"),
+      "MCP_TOOL_AMBIGUOUS",
+      'resource "mem://shared" is listed by several servers; read one of: a:mem://shared, b:mem://shared',
+    );
+    await rejects(
+      registry.readResource("mem://item/7"),
+      "MCP_RESOURCE_UNKNOWN",
+      'no server lists a resource "mem://item/7"; for a template URI pass { server }',
+    );
     await rejects(registry.readResource("mem://x", { server: "c" }), "MCP_SERVER_UNKNOWN", 'no server is named "c"');
   });
 
   it("names prompts like tools and routes every accepted form", async () => {
     const registry = h.make([legacyStdio("a", a), legacyStdio("b", b)]);
-    assert.deepEqual((await registry.listPrompts()).map((p) => [p.name, p.server]), [
-      ["a__review", "a"],
-      ["summary", "a"],
-      ["b__review", "b"],
-    ]);
+    assert.deepEqual(
+      (await registry.listPrompts()).map((p) => [p.name, p.server]),
+      [
+        ["a__review", "a"],
+        ["summary", "a"],
+        ["b__review", "b"],
+      ],
+    );
     assert.equal(toText(await registry.getPrompt("summary", { topic: "x" })), 'a prompt summary {"topic":"x"}');
     assert.equal(toText(await registry.getPrompt("b__review")), "b prompt review {}");
     assert.equal(toText(await registry.getPrompt("a.review")), "a prompt review {}");
@@ -80,13 +94,19 @@ describe("resources and prompts", () => {
   it("reads server-everything's resources, templates and prompts", async () => {
     const registry = h.make([everythingStdio()]);
     const resources = await registry.listResources();
-    assert.deepEqual(resources.map((r) => [r.uri, r.server]), EVERYTHING_OFFER.documents.map((d) => [`demo://resource/static/document/${d}`, "everything"]));
+    assert.deepEqual(
+      resources.map((r) => [r.uri, r.server]),
+      EVERYTHING_OFFER.documents.map((d) => [`demo://resource/static/document/${d}`, "everything"]),
+    );
     assert.equal(toText(await registry.readResource(resources[0]!.uri)), readFileSync(join(EVERYTHING_DOCS, "architecture.md"), "utf8"));
     const templates = (await registry.listResourceTemplates()).map((t) => t.definition.uriTemplate);
     assert.deepEqual(templates, EVERYTHING_OFFER.templates);
     const uri = templates[0]!.replace("{resourceId}", "3");
     assert.match(toText(await registry.readResource(uri, { server: "everything" })), /^Resource 3: This is a plaintext resource created at .+$/); // .+ is the time it was read
-    assert.deepEqual((await registry.listPrompts()).map((p) => p.name), EVERYTHING_OFFER.prompts);
+    assert.deepEqual(
+      (await registry.listPrompts()).map((p) => p.name),
+      EVERYTHING_OFFER.prompts,
+    );
     assert.equal(toText(await registry.getPrompt("simple-prompt")), "This is a simple prompt without arguments.");
   });
 });

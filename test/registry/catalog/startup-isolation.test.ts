@@ -52,7 +52,12 @@ describe("parallel start and unavailable servers", () => {
     // Once every other server is listed or reported (and the silent one has started), the deadline passes.
     await Promise.all([
       h.logged(serverLog("healthy", "listed 1 tool(s), 0 resource(s), 0 template(s), 0 prompt(s)"), "the healthy server to be listed"),
-      ...["exits", "nolist", "refused", "missing"].map((name) => h.logged(serverLog(name, (m) => m.startsWith("unavailable")), `${name} to be reported`)),
+      ...["exits", "nolist", "refused", "missing"].map((name) =>
+        h.logged(
+          serverLog(name, (m) => m.startsWith("unavailable")),
+          `${name} to be reported`,
+        ),
+      ),
       h.logged(stderrLine("hangs", "fixture hangs starting"), "the silent server to start"),
     ]);
     assert.equal(registry.unavailable.length, 4);
@@ -67,7 +72,12 @@ describe("parallel start and unavailable servers", () => {
       code: "MCP_SERVER_UNREACHABLE",
       message: 'server "exits" could not be connected: the server process exited during start-up (exit code 3)',
     });
-    assert.deepEqual(byServer.hangs, { server: "hangs", phase: "connect", code: "MCP_SERVER_UNREACHABLE", message: 'server "hangs" did not connect within 10000 ms' });
+    assert.deepEqual(byServer.hangs, {
+      server: "hangs",
+      phase: "connect",
+      code: "MCP_SERVER_UNREACHABLE",
+      message: 'server "hangs" did not connect within 10000 ms',
+    });
     assert.deepEqual(byServer.nolist, {
       server: "nolist",
       phase: "list",
@@ -78,18 +88,28 @@ describe("parallel start and unavailable servers", () => {
     assert.equal(byServer.missing!.message, 'server "missing" could not be connected: the command "/nonexistent/mcp-server-binary" was not found');
     // The log names each server once, by its prefix.
     assert.deepEqual(
-      h.records.filter((r) => r.level === "warn").map((r) => [r.prefix.join("/"), r.message, r.data]).sort(),
+      h.records
+        .filter((r) => r.level === "warn")
+        .map((r) => [r.prefix.join("/"), r.message, r.data])
+        .sort(),
       [
         ["exits", "unavailable (connect): could not be connected: the server process exited during start-up (exit code 3)", { code: "MCP_SERVER_UNREACHABLE" }],
         ["hangs", "unavailable (connect): did not connect within 10000 ms", { code: "MCP_SERVER_UNREACHABLE" }],
-        ["missing", 'unavailable (connect): could not be connected: the command "/nonexistent/mcp-server-binary" was not found', { code: "MCP_SERVER_UNREACHABLE" }],
+        [
+          "missing",
+          'unavailable (connect): could not be connected: the command "/nonexistent/mcp-server-binary" was not found',
+          { code: "MCP_SERVER_UNREACHABLE" },
+        ],
         ["nolist", "unavailable (list): could not be listed: JSON-RPC error -32603: listing is broken on purpose", { code: "MCP_SERVER_UNREACHABLE" }],
         ["refused", "unavailable (connect): could not be connected: connection refused", { code: "MCP_SERVER_UNREACHABLE" }],
       ],
     );
 
     const tools = await registry.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ["echo"]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["echo"],
+    );
     const result = await registry.callTool("echo", { text: "still here" });
     assert.deepEqual(result.content, [{ type: "text", text: "still here" }]);
   });
@@ -108,18 +128,24 @@ describe("parallel start and unavailable servers", () => {
         ServerSpec.http("probing", echoUrl, { headers: { Authorization: SECRET_HEADER } }),
       ]);
       await registry.connect();
-      assert.deepEqual(registry.unavailable.map((u) => [u.server, u.phase, u.code]), [
-        ["refused", "connect", "MCP_SERVER_UNREACHABLE"],
-        ["echoing", "connect", "MCP_SERVER_UNREACHABLE"],
-        ["probing", "connect", "MCP_SERVER_UNREACHABLE"],
-      ]);
+      assert.deepEqual(
+        registry.unavailable.map((u) => [u.server, u.phase, u.code]),
+        [
+          ["refused", "connect", "MCP_SERVER_UNREACHABLE"],
+          ["echoing", "connect", "MCP_SERVER_UNREACHABLE"],
+          ["probing", "connect", "MCP_SERVER_UNREACHABLE"],
+        ],
+      );
       // Each was really asked: the legacy one its initialize, the probing one its discover probe.
       assert.deepEqual([echoing.counts.forced, echoing.counts.methods], [2, { initialize: 1, "server/discover": 1 }]);
-      assert.deepEqual(registry.unavailable.map((u) => u.message), [
-        'server "refused" could not be connected: connection refused',
-        'server "echoing" could not be connected: the server answered HTTP 500',
-        'server "probing" could not be connected: the server answered HTTP 500',
-      ]);
+      assert.deepEqual(
+        registry.unavailable.map((u) => u.message),
+        [
+          'server "refused" could not be connected: connection refused',
+          'server "echoing" could not be connected: the server answered HTTP 500',
+          'server "probing" could not be connected: the server answered HTTP 500',
+        ],
+      );
       for (const u of registry.unavailable) {
         assertClean(u.message, refusedUrl);
         assertClean(u.message, echoUrl);
@@ -145,12 +171,18 @@ describe("parallel start and unavailable servers", () => {
       registry.unavailable.map((u) => [u.server, u.phase]),
       [["late", "connect"]],
     );
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), ["echo"]);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      ["echo"],
+    );
 
     writeFileSync(gate, "ok");
     await registry.refresh();
     assert.deepEqual(registry.unavailable, []);
-    assert.deepEqual((await registry.listTools()).map((t) => t.name), ["echo", "count"]);
+    assert.deepEqual(
+      (await registry.listTools()).map((t) => t.name),
+      ["echo", "count"],
+    );
     assert.deepEqual((await registry.callTool("count")).content, [{ type: "text", text: "ran" }]);
   });
 });

@@ -19,10 +19,13 @@ describe("protocol era and the shared connection", () => {
     try {
       const registry = h.make([ServerSpec.http("modern", modern.url), ServerSpec.http("legacy", legacy.url)]);
       await registry.connect();
-      assert.deepEqual(registry.status().map((s) => [s.server, s.era]), [
-        ["modern", "modern"],
-        ["legacy", "legacy"],
-      ]);
+      assert.deepEqual(
+        registry.status().map((s) => [s.server, s.era]),
+        [
+          ["modern", "modern"],
+          ["legacy", "legacy"],
+        ],
+      );
       assert.equal(toText(await registry.callTool("modern__echo", { text: "new" })), "new");
       assert.equal(toText(await registry.callTool("legacy__echo", { text: "old" })), "old");
       assert.equal(modern.counts.methods["server/discover"], 1);
@@ -65,7 +68,9 @@ describe("protocol era and the shared connection", () => {
       // The start-up deadline is on a clock nobody moves: only the probe's own bound can end this connect.
       const registry = h.make([ServerSpec.http("silent", url, { probeTimeoutMs: 300 })], { clock: new ManualClock() });
       await registry.connect();
-      assert.deepEqual(registry.unavailable, [{ server: "silent", phase: "connect", code: "MCP_SERVER_UNREACHABLE", message: 'server "silent" could not be connected: timed out' }]);
+      assert.deepEqual(registry.unavailable, [
+        { server: "silent", phase: "connect", code: "MCP_SERVER_UNREACHABLE", message: 'server "silent" could not be connected: timed out' },
+      ]);
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -79,7 +84,16 @@ describe("protocol era and the shared connection", () => {
       // Every call waits until all four are in flight on the server: they can only finish if they run concurrently.
       const http = await Promise.all(Array.from({ length: 4 }, () => registry.callTool("barrier", { n: 4, key: "h" })));
       const stdio = await Promise.all(Array.from({ length: 4 }, () => registry.callTool("local_barrier", { n: 4, key: "s" })));
-      assert.deepEqual([...http, ...stdio].map(toText), ["released h", "released h", "released h", "released h", "released s", "released s", "released s", "released s"]);
+      assert.deepEqual([...http, ...stdio].map(toText), [
+        "released h",
+        "released h",
+        "released h",
+        "released h",
+        "released s",
+        "released s",
+        "released s",
+        "released s",
+      ]);
       assert.equal(legacy.counts.methods.initialize, 1);
     } finally {
       await legacy.stop();
@@ -89,10 +103,13 @@ describe("protocol era and the shared connection", () => {
   it("keeps the 2025 handshake over stdio unless the spec says the server is modern", async () => {
     const registry = h.make([modernStdio("dual"), modernStdio("pinned", {}, { era: "modern" })]);
     await registry.connect();
-    assert.deepEqual(registry.status().map((s) => [s.server, s.era]), [
-      ["dual", "legacy"],
-      ["pinned", "modern"],
-    ]);
+    assert.deepEqual(
+      registry.status().map((s) => [s.server, s.era]),
+      [
+        ["dual", "legacy"],
+        ["pinned", "modern"],
+      ],
+    );
     assert.equal(toText(await registry.callTool("pinned__echo", { text: "2026" })), "2026");
     assert.equal(toText(await registry.callTool("dual__echo", { text: "2025" })), "2025");
   });

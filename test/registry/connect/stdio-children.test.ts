@@ -40,7 +40,10 @@ describe("stdio children", () => {
   it("logs stderr line by line under the server's name, cutting overlong lines", async () => {
     const registry = h.make([legacyStdio("noisy", { tools: ["echo"], longStderrLine: 10_000 })]);
     await registry.connect();
-    await h.logged(stderrLine("noisy", (line) => line.startsWith("L")), "the long stderr line");
+    await h.logged(
+      stderrLine("noisy", (line) => line.startsWith("L")),
+      "the long stderr line",
+    );
     const lines = h.records.filter(stderrLine("noisy", () => true));
     assert.deepEqual(
       lines.slice(0, 3).map((r) => [r.level, r.message]),
@@ -55,7 +58,10 @@ describe("stdio children", () => {
   it("keeps declared env values out of the stderr log", async () => {
     const registry = h.make([legacyStdio("leaky", { tools: ["echo"], printEnv: "API_KEY" }, { env: { API_KEY: "sk-very-secret-value" } })]);
     await registry.connect();
-    const line = await h.logged(stderrLine("leaky", (text) => text.startsWith("env API_KEY=")), "the env line on stderr");
+    const line = await h.logged(
+      stderrLine("leaky", (text) => text.startsWith("env API_KEY=")),
+      "the env line on stderr",
+    );
     assert.equal(line.message, "env API_KEY=<redacted>");
     assert.ok(!JSON.stringify(h.records).includes("sk-very-secret-value"));
   });
@@ -68,12 +74,18 @@ describe("stdio children", () => {
     assert.equal(group.length, 2, "the launcher and the real server");
     const server = group.find((p) => p.pid !== leader)!;
     assert.match(server.cmd, /legacy-stdio\.mjs \{"name":"wrapped","tools":\["echo"\],"linger":true\}$/);
-    assert.ok(descendants(leader).some((p) => p.pid === server.pid), "the server is the launcher's child");
+    assert.ok(
+      descendants(leader).some((p) => p.pid === server.pid),
+      "the server is the launcher's child",
+    );
     h.tracker.snapshot([leader]);
     await registry.close();
     assert.equal(alive(leader), false);
     assert.equal(alive(server.pid), false, "the grandchild was not orphaned");
-    assert.deepEqual(processTable().filter((p) => p.pgrp === leader), []);
+    assert.deepEqual(
+      processTable().filter((p) => p.pgrp === leader),
+      [],
+    );
   });
 
   it("kills the process groups if the host process exits without closing the registry", async () => {
@@ -119,6 +131,9 @@ describe("stdio children", () => {
     await clock.advance(1);
     await closing;
     assert.equal(alive(server.pid), false);
-    assert.deepEqual(processTable().filter((p) => p.pgrp === leader), []);
+    assert.deepEqual(
+      processTable().filter((p) => p.pgrp === leader),
+      [],
+    );
   });
 });

@@ -1,0 +1,126 @@
+// Imports point one way (DESIGN.md §2): extension ← host ← http ← cli; the registry stands alone; the gateway
+// (upstream) uses only the extension contract and the registry; config turns files into plain options. The root
+// entry and the contract load nothing heavier than themselves at run time. This test reads every import in src/.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+
+type Layer = "base" | "extension" | "host" | "http" | "config" | "registry" | "upstream" | "cli" | "entry";
+
+const BASE_FILES = new Set(["errors.ts", "logger.ts", "names.ts", "clock.ts", "compare.ts", "describe-value.ts", "timeout.ts"]);
+const ENTRY_FILES = new Set(["index.ts", "deployment.ts"]);
+
+function layerOf(file: string): Layer {
+  const path = relative(SRC, file).split("\\").join("/");
+  if (!path.includes("/")) {
+    if (BASE_FILES.has(path)) return "base";
+    if (ENTRY_FILES.has(path)) return "entry";
+    throw new Error(`src/${path} belongs to no layer: add it to the layering test`);
+  }
+  return path.split("/")[0] as Layer;
+}
+
+/** Which layers each layer may import from (besides itself). */
+const ALLOWED: Record<Layer, readonly Layer[]> = {
+  base: [],
+  extension: ["base"],
+  host: ["base", "extension"],
+  http: ["base", "extension", "host"],
+  config: ["base"],
+  registry: ["base"],
+  upstream: ["base", "extension", "registry"],
+  cli: ["base", "extension", "host", "http", "config", "registry", "upstream"],
+  entry: ["base", "extension", "host", "http", "config", "registry", "upstream"],
+};
+
+/** Single files a layer may use from a layer it otherwise may not (pure rules shared on purpose). */
+const EXCEPTIONS: Record<string, readonly string[]> = {
+  config: ["extension/toolset-name.ts"],
+};
+
+/** Packages a layer must not load at run time (type-only imports are fine: they vanish when compiled). */
+const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
+  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
+  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
+  host: ["express", "cors"],
+  config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
+  registry: ["express", "@modelcontextprotocol/server"],
+  upstream: ["express"],
+};
+
+interface Import {
+  specifier: string;
+  typeOnly: boolean;
+}
+
+/** The imports and re-exports of a TypeScript source, with whether each is type-only. */
+export function importsOf(source: string): Import[] {
+  const out: Import[] = [];
+  const pattern = /^\s*(import|export)\s+(type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
+  for (const match of source.matchAll(pattern)) out.push({ specifier: match[3]!, typeOnly: match[2] !== undefined });
+  for (const match of source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) out.push({ specifier: match[1]!, typeOnly: false });
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** Every import in `files` that points the wrong way, as `from → to (why)`. */
+function violations(files: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file);
+    const shown = relative(SRC, file);
+    for (const { specifier, typeOnly } of importsOf(readFileSync(file, "utf8"))) {
+      if (specifier.startsWith(".")) {
+        const target = resolve(dirname(file), specifier.replace(/\.js$/, ".ts"));
+        const to = layerOf(target);
+        const exception = (EXCEPTIONS[from] ?? []).includes(relative(SRC, target).split("\\").join("/"));
+        if (to !== from && !ALLOWED[from].includes(to) && !exception) found.push(`${shown} → ${relative(SRC, target)} (${from} may not import ${to})`);
+      } else if (!specifier.startsWith("node:") && !typeOnly && (FORBIDDEN_PACKAGES[from] ?? []).includes(packageOf(specifier))) {
+        found.push(`${shown} → ${specifier} (${from} must not load ${packageOf(specifier)} at run time)`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+describe("layering", () => {
+  it("every import in src/ points the way DESIGN.md §2 allows", () => {
+    assert.deepEqual(violations(sourceFiles(SRC)), []);
+  });
+
+  it("reads imports the way the check needs: value and type-only, static and dynamic, imports and re-exports", () => {
+    const source = [
+      'import { a } from "./a.js";',
+      'import type { B } from "../b.js";',
+      "import express, { type Request } from 'express';",
+      'export { c } from "./c.js";',
+      'export type { D } from "./d.js";',
+      'const lazy = await import("./lazy.js");',
+      'import "./side-effect.js";',
+    ].join("\n");
+    assert.deepEqual(importsOf(source), [
+      { specifier: "./a.js", typeOnly: false },
+      { specifier: "../b.js", typeOnly: true },
+      { specifier: "express", typeOnly: false },
+      { specifier: "./c.js", typeOnly: false },
+      { specifier: "./d.js", typeOnly: true },
+      { specifier: "./side-effect.js", typeOnly: false },
+      { specifier: "./lazy.js", typeOnly: false },
+    ]);
+  });
+});
