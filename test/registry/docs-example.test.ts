@@ -23,7 +23,7 @@ function extractExample(): string {
 
 describe("docs/registry.md example", () => {
   it("runs to completion and leaves no process behind", async () => {
-    const source = extractExample().replace('from "mcp-host"', `from ${JSON.stringify(join(ROOT, "src/registry/index.ts"))}`);
+    const source = extractExample().replace('from "mcp-host/registry"', `from ${JSON.stringify(join(ROOT, "src/registry/index.ts"))}`);
     const file = join(stateDir(), "agent.mts");
     writeFileSync(file, source);
     const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
