@@ -9,7 +9,7 @@ import { toolsetNameProblem, TOOLSET_NAME_RULE } from "../../src/extension/tools
 import { validateExtension } from "../../src/extension/validate.js";
 import type { LogRecord } from "../../src/logger.js";
 import type { McpHost } from "../../src/host/host.js";
-import { build, startedHost, textTool } from "../fixtures/extensions/kit.js";
+import { build, startedHost, textTool } from "../helpers/kit.js";
 
 let host: McpHost | undefined;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { buildHost } from "../../src/host/build-host.js";
 import type { McpHost } from "../../src/host/host.js";
 import { loadExtensions } from "../../src/host/loading/load-extensions.js";
 import { memoryLogger } from "../../src/logger.js";
-import { build, textTool } from "../fixtures/extensions/kit.js";
+import { build, textTool } from "../helpers/kit.js";
 
 const PROJECT = realpathSync(fileURLToPath(new URL("../fixtures/packages/root-string/", import.meta.url)));
 

@@ -9,7 +9,7 @@ import type { McpHost } from "../../src/host/host.js";
 import type { LogRecord } from "../../src/logger.js";
 import { parseSelection } from "../../src/host/selection.js";
 import { connectInProcess } from "../helpers/in-process.js";
-import { callOk, logsWithCode, startedHost, textTool, toolNames } from "../fixtures/extensions/kit.js";
+import { callOk, logsWithCode, startedHost, textTool, toolNames } from "../helpers/kit.js";
 
 let host: McpHost | undefined;
 let records: LogRecord[] = [];

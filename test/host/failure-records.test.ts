@@ -9,7 +9,7 @@ import { buildHost } from "../../src/host/build-host.js";
 import { parseSelection } from "../../src/host/selection.js";
 import { listenHost, type ListeningHost } from "../../src/http/listen.js";
 import { memoryLogger } from "../../src/logger.js";
-import { build, textTool } from "../fixtures/extensions/kit.js";
+import { build, textTool } from "../helpers/kit.js";
 
 let served: ListeningHost | undefined;
 afterEach(async () => {

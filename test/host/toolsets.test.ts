@@ -7,7 +7,7 @@ import type { McpExtension } from "../../src/extension/types.js";
 import type { McpHost } from "../../src/host/host.js";
 import { parseSelection } from "../../src/host/selection.js";
 import { connectInProcess } from "../helpers/in-process.js";
-import { build, callOk, logsWithCode, startedHost, textTool, toolNames } from "../fixtures/extensions/kit.js";
+import { build, callOk, logsWithCode, startedHost, textTool, toolNames } from "../helpers/kit.js";
 
 const hosts: McpHost[] = [];
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { buildHost } from "../../src/host/build-host.js";
 import { loadExtensions } from "../../src/host/loading/load-extensions.js";
 import { memoryLogger } from "../../src/logger.js";
-import { callStructured, listedNames, withClient } from "./plugin-kit.js";
+import { callStructured, listedNames, withClient } from "../helpers/plugin-kit.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const PLUGINS = [

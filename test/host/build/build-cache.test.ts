@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { ExtensionContext, McpExtension } from "../../../src/extension/types.js";
 import type { McpHost, OfferChange } from "../../../src/host/host.js";
 import type { ServerFactory } from "../../../src/host/built-server.js";
-import { build, deferred, held, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { build, deferred, held, startedHost, textTool } from "../../helpers/kit.js";
 import { compiledOf } from "../../../src/host/built-server.js";
 
 /** Two toolsets, neither on by default, so a query names exactly what is active. */

@@ -10,7 +10,7 @@ import type { McpHost } from "../../../src/host/host.js";
 import type { LogRecord } from "../../../src/logger.js";
 import { cleanName } from "../../../src/names.js";
 import { connectInProcess } from "../../helpers/in-process.js";
-import { build, callOk, logsWithCode, startedHost, textTool, toolNames } from "../../fixtures/extensions/kit.js";
+import { build, callOk, logsWithCode, startedHost, textTool, toolNames } from "../../helpers/kit.js";
 import { compiledOf } from "../../../src/host/built-server.js";
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

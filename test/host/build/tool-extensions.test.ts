@@ -8,7 +8,7 @@ import type { McpExtension, ToolExtension } from "../../../src/extension/types.j
 import type { McpHost } from "../../../src/host/host.js";
 import type { LogRecord } from "../../../src/logger.js";
 import { connectInProcess } from "../../helpers/in-process.js";
-import { build, callOk, logsWithCode, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { build, callOk, logsWithCode, startedHost, textTool } from "../../helpers/kit.js";
 
 let host: McpHost | undefined;
 let records: LogRecord[] = [];

@@ -7,7 +7,7 @@ import type { McpExtension } from "../../../src/extension/types.js";
 import type { McpHost } from "../../../src/host/host.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import { connectInProcess } from "../../helpers/in-process.js";
-import { build, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { build, startedHost, textTool } from "../../helpers/kit.js";
 import { compiledOf } from "../../../src/host/built-server.js";
 
 function lazyDeployment() {

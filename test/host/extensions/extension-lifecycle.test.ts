@@ -10,7 +10,7 @@ import type { McpHost } from "../../../src/host/host.js";
 import type { LogRecord } from "../../../src/logger.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import { connectInProcess } from "../../helpers/in-process.js";
-import { build, callOk, logsWithCode, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { build, callOk, logsWithCode, startedHost, textTool } from "../../helpers/kit.js";
 
 let host: McpHost | undefined;
 let records: LogRecord[] = [];

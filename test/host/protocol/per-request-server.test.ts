@@ -9,7 +9,7 @@ import { defineTool } from "../../../src/extension/define.js";
 import type { McpExtension } from "../../../src/extension/types.js";
 import type { McpHost } from "../../../src/host/host.js";
 import { connectInProcess, type InProcessConnection } from "../../helpers/in-process.js";
-import { callError, callOk, deferred, startedHost, textOf, textTool } from "../../fixtures/extensions/kit.js";
+import { callError, callOk, deferred, startedHost, textOf, textTool } from "../../helpers/kit.js";
 
 const NOTES: Record<string, string> = { alpha: "first note", beta: "second note", apple: "fruit note" };
 

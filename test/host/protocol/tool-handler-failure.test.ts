@@ -8,7 +8,7 @@ import type { McpExtension, ToolContext } from "../../../src/extension/types.js"
 import type { McpHost } from "../../../src/host/host.js";
 import type { LogRecord } from "../../../src/logger.js";
 import { connectInProcess } from "../../helpers/in-process.js";
-import { callError, callOk, deferred, logsWithCode, startedHost, textTool } from "../../fixtures/extensions/kit.js";
+import { callError, callOk, deferred, logsWithCode, startedHost, textTool } from "../../helpers/kit.js";
 
 const bystander: McpExtension = { name: "bystander", tools: [textTool("bystander_tool")] };
 

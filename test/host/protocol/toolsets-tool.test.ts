@@ -7,7 +7,7 @@ import type { ExtensionContext, McpExtension } from "../../../src/extension/type
 import type { McpHost } from "../../../src/host/host.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import { connectInProcess } from "../../helpers/in-process.js";
-import { build, callOk, deferred, startedHost, textTool, toolNames } from "../../fixtures/extensions/kit.js";
+import { build, callOk, deferred, startedHost, textTool, toolNames } from "../../helpers/kit.js";
 import { compiledOf } from "../../../src/host/built-server.js";
 
 const HOW_TO_SELECT = "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";

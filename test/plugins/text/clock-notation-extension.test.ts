@@ -6,8 +6,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTimeExtension } from "../../../plugins/time/src/index.js";
 import textExtension, { normaliseClock } from "../../../plugins/text/src/index.js";
-import { callError } from "../../fixtures/extensions/kit.js";
-import { callStructured, listedNames, pluginHost, withClient } from "../plugin-kit.js";
+import { callError } from "../../helpers/kit.js";
+import { callStructured, listedNames, pluginHost, withClient } from "../../helpers/plugin-kit.js";
 
 const convert = (time: string) => ({ time, source_timezone: "Europe/London", target_timezones: ["Asia/Tokyo"], date: "2025-01-10" });
 

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { diffLinesInput } from "../../../plugins/text/src/diff-lines.js";
 import textExtension from "../../../plugins/text/src/index.js";
 import { slugifyInput } from "../../../plugins/text/src/slugify.js";
-import { callError } from "../../fixtures/extensions/kit.js";
-import { callStructured, listedNames, pluginHost, rejection, withClient } from "../plugin-kit.js";
+import { callError } from "../../helpers/kit.js";
+import { callStructured, listedNames, pluginHost, rejection, withClient } from "../../helpers/plugin-kit.js";
 
 const TEXT_TOOLS = ["change_case", "diff_lines", "list_server_toolsets", "regex_test", "slugify", "text_stats"];
 

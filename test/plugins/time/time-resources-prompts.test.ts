@@ -8,7 +8,7 @@ import { createTimeExtension, defaultZoneNote } from "../../../plugins/time/src/
 import { zoneNames } from "../../../plugins/time/src/zones.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import textExtension from "../../../plugins/text/src/index.js";
-import { pluginHost, listedNames, rejection, resourceText, withClient } from "../plugin-kit.js";
+import { pluginHost, listedNames, rejection, resourceText, withClient } from "../../helpers/plugin-kit.js";
 
 describe("time resources", () => {
   it("lists time://zones and the template time://zones/{+zone}", async () => {

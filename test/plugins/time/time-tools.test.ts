@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { convertTimeInput } from "../../../plugins/time/src/convert-time.js";
 import { addDurationInput } from "../../../plugins/time/src/add-duration.js";
 import { createTimeExtension } from "../../../plugins/time/src/index.js";
-import { callError } from "../../fixtures/extensions/kit.js";
-import { callStructured, listedNames, pluginHost, withClient } from "../plugin-kit.js";
+import { callError } from "../../helpers/kit.js";
+import { callStructured, listedNames, pluginHost, withClient } from "../../helpers/plugin-kit.js";
 
 const TIME_TOOLS = ["add_duration", "convert_time", "current_time", "list_server_toolsets", "time_between"];
 

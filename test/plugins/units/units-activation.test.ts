@@ -7,8 +7,8 @@ import textExtension from "../../../plugins/text/src/index.js";
 import { createUnitsExtension } from "../../../plugins/units/src/index.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import type { LogRecord } from "../../../src/logger.js";
-import { build } from "../../fixtures/extensions/kit.js";
-import { callStructured, listedNames, pluginHost, withClient } from "../plugin-kit.js";
+import { build } from "../../helpers/kit.js";
+import { callStructured, listedNames, pluginHost, withClient } from "../../helpers/plugin-kit.js";
 
 const setupLines = (records: readonly LogRecord[]) => records.filter((r) => r.message === "conversion tables built");
 

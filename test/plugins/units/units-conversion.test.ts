@@ -5,8 +5,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createUnitsExtension } from "../../../plugins/units/src/index.js";
-import { callError } from "../../fixtures/extensions/kit.js";
-import { callStructured, pluginHost, withClient } from "../plugin-kit.js";
+import { callError } from "../../helpers/kit.js";
+import { callStructured, pluginHost, withClient } from "../../helpers/plugin-kit.js";
 
 async function units<T>(era: "legacy" | "modern", body: Parameters<typeof withClient<T>>[3]): Promise<T> {
   const { host } = await pluginHost([createUnitsExtension()]);

@@ -11,8 +11,8 @@ import type { McpExtension } from "../../src/extension/types.js";
 import type { McpHost } from "../../src/host/host.js";
 import type { HostOptions } from "../../src/host/host-options.js";
 import type { LogRecord } from "../../src/logger.js";
-import { startedHost, textOf } from "../fixtures/extensions/kit.js";
-import { connectInProcess } from "../helpers/in-process.js";
+import { startedHost, textOf } from "./kit.js";
+import { connectInProcess } from "./in-process.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
