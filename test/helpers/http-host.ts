@@ -15,26 +15,9 @@ import type { ServerFactory } from "../../src/host/built-server.js";
 import type { McpExtension } from "../../src/extension/types.js";
 import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/listen.js";
 import { memoryLogger, type LogRecord } from "../../src/logger.js";
+import { Cleanup } from "./cleanup.js";
 
-/** Closes what a test opened, in reverse order, even when some closes fail. */
-export class Cleanup {
-  private readonly steps: Array<() => unknown> = [];
-
-  add(step: () => unknown): void {
-    this.steps.push(step);
-  }
-
-  async run(): Promise<void> {
-    while (this.steps.length > 0) {
-      const step = this.steps.pop()!;
-      try {
-        await step();
-      } catch {
-        // A client whose session already ended may fail to close; the next step still runs.
-      }
-    }
-  }
-}
+export { Cleanup };
 
 export interface ServedHost {
   host: McpHost;
