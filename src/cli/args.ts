@@ -1,146 +1,162 @@
 /**
- * Parses the mcp-host command line into a plain settings object. Unknown options and bad values are a
- * CLI_USAGE error that says what was wrong and points at --help; nothing is guessed.
+ * Parses the mcp-host command line into a plain settings object. Each command accepts only its own options (the
+ * table in options.ts); anything else — an unknown option, an option of another command, a missing or bad value —
+ * is one CLI_USAGE line that says what was wrong and where to look. Nothing is guessed.
  */
-import { parseArgs } from "node:util";
 import { McpHostError } from "../errors.js";
+import type { LogLevel } from "../logger.js";
+import { COMMANDS, type Command, OPTIONS, type OptionSpec, optionsOf } from "./options.js";
 
-export type Command = "serve" | "toolsets" | "stdio" | "help" | "version";
+export type { Command } from "./options.js";
 
 export interface CliSettings {
-  command: Command;
-  /** Selection in the URL grammar (`only=a,b`), for `toolsets` and `stdio`, or the serve default. */
-  selection?: string;
+  command: Command | "help" | "version";
+  /** For `help`: the command whose help was asked for. */
+  helpFor?: Command;
+  /** The positional argument: a selection in the URL grammar, or for `init` the folder. */
+  argument?: string;
+  cwd: string;
+  config?: string;
   port?: number;
   host?: string;
   path?: string;
   extensions?: string[];
-  cwd: string;
   json: boolean;
-  logLevel?: "debug" | "info" | "warn" | "error";
+  logLevel?: LogLevel;
   legacy?: "stateful" | "stateless" | "reject";
   strict: boolean;
+  watch: boolean;
   allowedHosts?: string[];
   allowedOrigins?: string[];
   cors?: string[];
 }
 
-const COMMANDS = new Set<Command>(["serve", "toolsets", "stdio", "help", "version"]);
+function usage(message: string, command?: Command): McpHostError {
+  const help = command ? `mcp-host ${command} --help` : "mcp-host --help";
+  return new McpHostError("CLI_USAGE", `${message}. Run "${help}" for the options.`);
+}
 
-function list(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = value.split(/[\s,]+/).filter(Boolean);
-  return parts.length > 0 ? parts : undefined;
+function list(value: string): string[] {
+  return value.split(/[\s,]+/).filter(Boolean);
+}
+
+/** Reads `--name value`, `--name=value`, `-x value` and flags, for `command`. */
+function readOptions(args: readonly string[], command: Command | undefined): { values: Map<string, string[]>; positionals: string[] } {
+  const values = new Map<string, string[]>();
+  const positionals: string[] = [];
+  const known = command ? optionsOf(command) : OPTIONS.filter((o) => o.name === "help");
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+      continue;
+    }
+    const long = arg.startsWith("--");
+    const [rawName, inline] = long ? splitOnce(arg.slice(2), "=") : [arg.slice(1), undefined];
+    const spec = known.find((o) => (long ? o.name === rawName : o.short === rawName));
+    if (!spec) throw unknownOption(arg, rawName, long, command);
+    if (spec.value === undefined) {
+      if (inline !== undefined) throw usage(`--${spec.name} takes no value`, command);
+      values.set(spec.name, ["true"]);
+      continue;
+    }
+    // The next argument is the value even when it starts with "-" (`--port -1` is a bad port, not a mystery).
+    const value = inline ?? args[++i];
+    if (value === undefined) throw usage(`--${spec.name} needs a value (${spec.value})`, command);
+    values.set(spec.name, spec.repeatable ? [...(values.get(spec.name) ?? []), value] : [value]);
+  }
+  return { values, positionals };
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+function unknownOption(arg: string, name: string, long: boolean, command: Command | undefined): McpHostError {
+  const elsewhere = OPTIONS.find((o) => (long ? o.name === name : o.short === name));
+  if (elsewhere && command) {
+    const owners = elsewhere.commands.join(", ");
+    return usage(`${arg.split("=")[0]} is not an option of "mcp-host ${command}" (it belongs to ${owners})`, command);
+  }
+  return usage(`unknown option ${JSON.stringify(arg.split("=")[0])}${command ? ` for "mcp-host ${command}"` : ""}`, command);
 }
 
 function port(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new McpHostError("CLI_USAGE", `--port must be a whole number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535) throw new McpHostError("CLI_USAGE", `--port must be a whole number from 0 to 65535, got "${value}"`);
   return n;
 }
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new McpHostError("CLI_USAGE", `${flag} must be one of ${allowed.join(", ")}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value)) throw new McpHostError("CLI_USAGE", `--${flag} must be one of ${allowed.join(", ")}, got "${value}"`);
   return value as T;
 }
 
-/** Every option the command knows (node's parseArgs refuses any other). */
-const OPTIONS = {
-  port: { type: "string", short: "p" },
-  host: { type: "string" },
-  path: { type: "string" },
-  extension: { type: "string", short: "e", multiple: true },
-  cwd: { type: "string" },
-  json: { type: "boolean" },
-  "log-level": { type: "string" },
-  legacy: { type: "string" },
-  strict: { type: "boolean" },
-  "allowed-hosts": { type: "string" },
-  "allowed-origins": { type: "string" },
-  cors: { type: "string" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const;
-
-function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (error) {
-    // node's parseArgs messages can span lines and end with a period; a usage error is one line on stderr.
-    const message = (error as Error).message.replace(/\s*\n\s*/g, " ").replace(/\.$/, "");
-    throw new McpHostError("CLI_USAGE", `${message}. Run "mcp-host --help" for the options.`);
-  }
+function firstOf(values: Map<string, string[]>, name: OptionSpec["name"]): string | undefined {
+  return values.get(name)?.[0];
 }
 
 /**
  * @example
- * parseCli(["serve", "--port", "0", "--extension", "time"]) // { command: "serve", port: 0, extensions: ["time"], … }
+ * parseCli(["serve", "--port", "0", "--extension", "time"], "/srv/app") // { command: "serve", port: 0, extensions: ["time"], … }
  */
 export function parseCli(argv: readonly string[], cwd: string): CliSettings {
-  const { values, positionals } = parse(argv);
-  const first = positionals[0];
-  if (values.version) return { command: "version", cwd, json: false, strict: false };
-  if (values.help || first === undefined || first === "help") return { command: "help", cwd, json: false, strict: false };
-  if (!COMMANDS.has(first as Command))
-    throw new McpHostError("CLI_USAGE", `unknown command "${first}"; the commands are serve, toolsets, stdio. Run "mcp-host --help".`);
-  if (positionals.length > 2)
-    throw new McpHostError(
-      "CLI_USAGE",
-      `too many arguments: ${positionals.slice(2).join(" ")}. Quote a selection with "&" in it: mcp-host ${first} "only=a&without=b"`,
-    );
-  const extensions = (values.extension ?? []).flatMap((e) => list(e) ?? []);
+  const base = { cwd, json: false, strict: false, watch: false };
+  const first = argv[0];
+  if (first === "--version" || first === "-v") return { ...base, command: "version" };
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+    const about = argv[1];
+    if (about !== undefined && !COMMANDS.includes(about as Command)) throw usage(`unknown command "${about}"; the commands are ${COMMANDS.join(", ")}`);
+    return { ...base, command: "help", ...(about ? { helpFor: about as Command } : {}) };
+  }
+  if (first.startsWith("-")) throw usage(`a command comes first, e.g. "mcp-host serve ${first}"; the commands are ${COMMANDS.join(", ")}`);
+  if (!COMMANDS.includes(first as Command)) throw usage(`unknown command "${first}"; the commands are ${COMMANDS.join(", ")}`);
+  const command = first as Command;
+  const { values, positionals } = readOptions(argv.slice(1), command);
+  if (values.has("help")) return { ...base, command: "help", helpFor: command };
+  const takesArgument = command !== "check";
+  if (positionals.length > (takesArgument ? 1 : 0)) {
+    const extra = positionals.slice(takesArgument ? 1 : 0).join(" ");
+    const hint = takesArgument ? `; quote a selection with "&" in it: mcp-host ${command} "only=a&without=b"` : "";
+    throw usage(`too many arguments: ${extra}${hint}`, command);
+  }
   const settings: CliSettings = {
-    command: first as Command,
-    cwd: values.cwd ?? cwd,
-    json: values.json ?? false,
-    strict: values.strict ?? false,
-    ...(positionals[1] === undefined ? {} : { selection: positionals[1].replace(/^\?/, "") }),
-    ...(values.port === undefined ? {} : { port: port(values.port)! }),
-    ...(values.host === undefined ? {} : { host: values.host }),
-    ...(values.path === undefined ? {} : { path: values.path.startsWith("/") ? values.path : `/${values.path}` }),
-    ...(extensions.length > 0 ? { extensions } : {}),
+    ...base,
+    command,
+    json: values.has("json"),
+    strict: values.has("strict"),
+    watch: values.has("watch"),
+    cwd: firstOf(values, "cwd") ?? cwd,
   };
-  const logLevel = oneOf("--log-level", values["log-level"], ["debug", "info", "warn", "error"] as const);
+  if (positionals[0] !== undefined) settings.argument = positionals[0].replace(/^\?/, "");
+  const config = firstOf(values, "config");
+  if (config !== undefined) settings.config = config;
+  const portValue = port(firstOf(values, "port"));
+  if (portValue !== undefined) settings.port = portValue;
+  const host = firstOf(values, "host");
+  if (host !== undefined) settings.host = host;
+  const path = firstOf(values, "path");
+  if (path !== undefined) settings.path = path.startsWith("/") ? path : `/${path}`;
+  const extensions = (values.get("extension") ?? []).flatMap(list);
+  if (extensions.length > 0) settings.extensions = extensions;
+  const logLevel = oneOf("log-level", firstOf(values, "log-level"), ["debug", "info", "warn", "error"] as const);
   if (logLevel) settings.logLevel = logLevel;
-  const legacy = oneOf("--legacy", values.legacy, ["stateful", "stateless", "reject"] as const);
+  const legacy = oneOf("legacy", firstOf(values, "legacy"), ["stateful", "stateless", "reject"] as const);
   if (legacy) settings.legacy = legacy;
-  const allowedHosts = list(values["allowed-hosts"]);
-  if (allowedHosts) settings.allowedHosts = allowedHosts;
-  const allowedOrigins = list(values["allowed-origins"]);
-  if (allowedOrigins) settings.allowedOrigins = allowedOrigins;
-  const corsOrigins = list(values.cors);
-  if (corsOrigins) settings.cors = corsOrigins;
+  for (const [flag, key] of [
+    ["allowed-hosts", "allowedHosts"],
+    ["allowed-origins", "allowedOrigins"],
+    ["cors", "cors"],
+  ] as const) {
+    const value = firstOf(values, flag);
+    if (value !== undefined && list(value).length > 0) settings[key] = list(value);
+  }
   return settings;
 }
-
-export const HELP = `mcp-host — serve MCP extensions, selected by URL
-
-Usage:
-  mcp-host serve    [SELECTION] [--port N] [--host H] [--path /mcp] [--extension a,b]
-  mcp-host toolsets [SELECTION] [--json] [--extension a,b]
-  mcp-host stdio    [SELECTION] [--extension a,b]
-  mcp-host --help | --version
-
-SELECTION uses the URL grammar: "only=time,text", "toolsets=units", "without=text".
-For serve it is the default selection applied when a URL names nothing.
-
-Options:
-  -p, --port N             port to listen on (default 3000; 0 picks a free one)
-      --host H             interface to bind (default 127.0.0.1)
-      --path P             MCP endpoint path (default /mcp)
-  -e, --extension a,b      load only these extensions (also MCP_HOST_EXTENSIONS)
-      --cwd DIR            the project whose package.json lists the extensions (default: .)
-      --json               toolsets: print JSON instead of a table
-      --legacy MODE        2025-era clients: stateful (default), stateless, reject
-      --strict             refuse toolset names nobody declared (400)
-      --allowed-hosts a,b  Host names accepted besides loopback
-      --allowed-origins o  Origins accepted besides loopback
-      --cors o1,o2         enable CORS for these origins ("*" for any)
-      --log-level L        debug, info (default), warn, error
-  -h, --help               this help
-  -v, --version            the version
-
-Endpoints while serving: POST/GET/DELETE {path}, GET /toolsets[?SELECTION], GET /healthz.
-Docs: docs/serving.md, docs/extensions.md.`;

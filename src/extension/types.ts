@@ -52,6 +52,8 @@ export interface RequestContext {
   readonly selection: SelectionView;
   /** Which protocol era the request arrived in. */
   readonly era: "legacy" | "modern";
+  /** How the client reaches the server: over HTTP (a URL picks the toolsets) or stdio (the command line does). */
+  readonly transport: "http" | "stdio";
   /** The legacy session id, when there is one. */
   readonly sessionId?: string;
   /** What the client declared it can do (elicitation, sampling, roots…). */

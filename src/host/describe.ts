@@ -42,7 +42,12 @@ export interface HostDescription {
   unavailable: UnavailableDescription[];
 }
 
-export const HOW_TO_SELECT = "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
+/** The hint `list_server_toolsets` gives, per transport: a URL picks toolsets over HTTP, the command line over stdio. */
+export const HOW_TO_SELECT = {
+  http: "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.",
+  stdio:
+    'This server runs over stdio, so its toolsets are chosen where it is started: give the selection as the argument of "mcp-host stdio" (e.g. mcp-host stdio "only=a,b") in the client\'s server configuration, and restart it.',
+} as const;
 
 /**
  * @example

@@ -24,6 +24,7 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
       assert.equal(run.stderr, "");
       assert.match(run.stdout, /^mcp-host — serve MCP extensions, selected by URL\n/);
       for (const command of ["serve", "toolsets", "stdio"]) assert.match(run.stdout, new RegExp(`^  mcp-host ${command} +\\[SELECTION\\]`, "m"), command);
+      assert.match(run.stdout, /^ {2}mcp-host check +\[options\]$/m);
       assert.match(run.stdout, /^ {2}mcp-host --help \| --version$/m);
     }
   });
@@ -35,28 +36,61 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
     }
   });
 
-  it("exits 2 with one line on stderr for an unknown command, a bad --port or an unknown option", async () => {
+  it("exits 2 with one clear line on stderr for every usage error", async () => {
     const cases: Array<[string[], string]> = [
-      [["frobnicate"], 'mcp-host: CLI_USAGE: unknown command "frobnicate"; the commands are serve, toolsets, stdio. Run "mcp-host --help".'],
+      [
+        ["frobnicate"],
+        'mcp-host: CLI_USAGE: unknown command "frobnicate"; the commands are serve, toolsets, stdio, check. Run "mcp-host --help" for the options.',
+      ],
       [["serve", "--port", "abc"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "abc"'],
       [["serve", "--port", "70000"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "70000"'],
       [["serve", "--port=-1"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "-1"'],
+      [["serve", "--port", "-1"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "-1"'],
+      [["serve", "--port"], 'mcp-host: CLI_USAGE: --port needs a value (N). Run "mcp-host serve --help" for the options.'],
+      [["serve", "--frobnicate"], 'mcp-host: CLI_USAGE: unknown option "--frobnicate" for "mcp-host serve". Run "mcp-host serve --help" for the options.'],
+      [
+        ["stdio", "--port", "3000"],
+        'mcp-host: CLI_USAGE: --port is not an option of "mcp-host stdio" (it belongs to serve). Run "mcp-host stdio --help" for the options.',
+      ],
+      [
+        ["toolsets", "--watch"],
+        'mcp-host: CLI_USAGE: --watch is not an option of "mcp-host toolsets" (it belongs to serve). Run "mcp-host toolsets --help" for the options.',
+      ],
+      [
+        ["serve", "--json=yes"],
+        'mcp-host: CLI_USAGE: --json is not an option of "mcp-host serve" (it belongs to toolsets, check). Run "mcp-host serve --help" for the options.',
+      ],
+      [["toolsets", "--json=yes"], 'mcp-host: CLI_USAGE: --json takes no value. Run "mcp-host toolsets --help" for the options.'],
+      [
+        ["serve", "--cwd", "/nonexistent/folder"],
+        "mcp-host: CLI_USAGE: --cwd /nonexistent/folder is not a folder; pass the project folder that holds package.json (and the config file)",
+      ],
+      [
+        ["serve", "a", "b"],
+        'mcp-host: CLI_USAGE: too many arguments: b; quote a selection with "&" in it: mcp-host serve "only=a&without=b". Run "mcp-host serve --help" for the options.',
+      ],
+      [
+        ["--port", "3"],
+        'mcp-host: CLI_USAGE: a command comes first, e.g. "mcp-host serve --port"; the commands are serve, toolsets, stdio, check. Run "mcp-host --help" for the options.',
+      ],
     ];
     const runs = await Promise.all(cases.map(([args]) => runCli(cleanup, args)));
     for (const [i, [args, message]] of cases.entries())
       assert.deepEqual(runs[i], { code: 2, signal: null, stdout: "", stderr: `${message}\n` }, args.join(" "));
-    // node's own parseArgs messages span several lines; they still reach the user as one.
-    for (const [args, start] of [
-      [["serve", "--frobnicate"], "mcp-host: CLI_USAGE: Unknown option '--frobnicate'. "],
-      [["serve", "--port", "-1"], "mcp-host: CLI_USAGE: Option '--port' argument is ambiguous. "],
-    ] as const) {
-      const run = await runCli(cleanup, args);
-      assert.equal(run.code, 2, args.join(" "));
-      assert.equal(run.stdout, "");
-      assert.ok(run.stderr.startsWith(start), run.stderr);
-      assert.ok(run.stderr.endsWith(' Run "mcp-host --help" for the options.\n'), run.stderr);
-      assert.equal(run.stderr.split("\n").length, 2, `one line: ${JSON.stringify(run.stderr)}`);
-    }
+  });
+
+  it("prints each command's own help, listing exactly the options it takes", async () => {
+    const stdio = await runCli(cleanup, ["stdio", "--help"]);
+    assert.equal(stdio.code, 0);
+    assert.match(stdio.stdout, /^Usage: mcp-host stdio \[SELECTION\] \[options\]$/m);
+    for (const option of ["--cwd DIR", "--log-level L", "--strict", "--config FILE", "--extension a,b"]) assert.ok(stdio.stdout.includes(option), option);
+    for (const option of ["--port", "--host", "--cors", "--json"]) assert.ok(!stdio.stdout.includes(option), `stdio --help does not offer ${option}`);
+    assert.match(stdio.stdout, /default: info for serve, warn otherwise/);
+    const viaHelp = await runCli(cleanup, ["help", "stdio"]);
+    assert.equal(viaHelp.stdout, stdio.stdout);
+    const serve = await runCli(cleanup, ["serve", "-h"]);
+    for (const option of ["--port N", "--watch", "--cors o1,o2", "--cwd DIR"]) assert.ok(serve.stdout.includes(option), option);
+    assert.notEqual(serve.stdout, stdio.stdout);
   });
 });
 

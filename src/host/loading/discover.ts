@@ -173,9 +173,13 @@ function resolvePackageDir(cwd: string, dependency: string): string | undefined 
 }
 
 async function visitDependencies(discovery: Discovery, root: PackageInfo, cwd: string): Promise<void> {
-  const regular = isRecord(root.json.dependencies) ? Object.keys(root.json.dependencies) : [];
-  const optional = new Set(isRecord(root.json.optionalDependencies) ? Object.keys(root.json.optionalDependencies) : []);
-  for (const dependency of [...new Set([...regular, ...optional])].sort(compareNames)) {
+  const keysOf = (field: unknown) => (isRecord(field) ? Object.keys(field) : []);
+  const regular = keysOf(root.json.dependencies);
+  // A missing optional dependency is skipped, and so is a missing dev dependency: a production install
+  // (npm ci --omit=dev) leaves them out on purpose. Dev dependencies count, so that `npm install -D` of an
+  // extension works in a project's development loop.
+  const skippable = new Set([...keysOf(root.json.optionalDependencies), ...keysOf(root.json.devDependencies).filter((d) => !regular.includes(d))]);
+  for (const dependency of [...new Set([...regular, ...skippable])].sort(compareNames)) {
     const source = `package "${root.name}" dependency "${dependency}"`;
     if (!PACKAGE_NAME.test(dependency)) {
       discovery.fail(
@@ -188,7 +192,7 @@ async function visitDependencies(discovery: Discovery, root: PackageInfo, cwd: s
     }
     const dir = resolvePackageDir(cwd, dependency);
     if (dir === undefined) {
-      if (optional.has(dependency)) continue;
+      if (skippable.has(dependency)) continue;
       discovery.fail(
         "EXTENSION_LOAD_FAILED",
         dependency,
@@ -255,7 +259,7 @@ export async function discoverExtensionsDetailed(options: DiscoverOptions): Prom
 
 /**
  * Finds the extension modules declared by the project at `cwd`: its own `mcpExtensions` field, then those of its
- * `dependencies` and `optionalDependencies` (a missing optional one is skipped), then of its npm workspaces.
+ * `dependencies`, `optionalDependencies` and `devDependencies` (a missing optional or dev one is skipped), then of its npm workspaces.
  * Reads JSON only. `found` is sorted by package name, then entry path. A folder without package.json declares
  * nothing (no problem); every malformed field or missing dependency is one problem, never a crash.
  * @example

@@ -10,6 +10,8 @@ import type { Logger } from "../../logger.js";
 /** What the host knows about the request (or legacy session) a server instance serves. */
 export interface ServeRequestInfo {
   era: "legacy" | "modern";
+  /** How the client reaches the server (default `http`); stdio has no URL to select toolsets with. */
+  transport?: "http" | "stdio";
   authInfo?: AuthInfo;
   sessionId?: string;
   selection: SelectionView;
@@ -48,6 +50,7 @@ export function requestContext(parts: {
     ...(auth === undefined ? {} : { auth }),
     selection: info.selection,
     era: info.era,
+    transport: info.transport ?? "http",
     ...(info.sessionId === undefined ? {} : { sessionId: info.sessionId }),
     ...(capabilities === undefined ? {} : { clientCapabilities: capabilities }),
     logger: parts.logger,

@@ -24,7 +24,7 @@ export function toolsetsTool(describe: (active: readonly string[], unknown: read
     annotations: { title: "List Server Toolsets", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   };
   const handler: ToolHandler = (_args, ctx) => {
-    const answer = { ...describe(ctx.selection.active, ctx.selection.unknown), how_to_select: HOW_TO_SELECT };
+    const answer = { ...describe(ctx.selection.active, ctx.selection.unknown), how_to_select: HOW_TO_SELECT[ctx.transport] };
     return { content: [{ type: "text", text: JSON.stringify(answer, null, 2) }], structuredContent: answer };
   };
   return { name: TOOLSETS_TOOL_NAME, rawName: TOOLSETS_TOOL_NAME, toolset: "", extension: "mcp-host", wire, input, handler };

@@ -1,0 +1,45 @@
+/**
+ * `mcp-host check` (DESIGN.md §13): validates the config, loads the extensions, connects the upstream servers and
+ * verifies their filters, then prints a report — text, or JSON with `--json` — and exits 0 only when nothing is
+ * wrong (1 when something failed; a config that does not validate exits 2 like every config error).
+ */
+import type { ExtensionDescription, UnavailableDescription } from "../../host/describe.js";
+import type { CliSettings } from "../args.js";
+import { loadDeployment } from "../deployment.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What `check` reports. */
+export interface CheckReport {
+  ok: boolean;
+  config: string | null;
+  extensions: ExtensionDescription[];
+  unavailable: UnavailableDescription[];
+  toolsets: string[];
+}
+
+function formatReport(report: CheckReport): string {
+  const lines = [`config: ${report.config ?? "none found (defaults)"}`, `toolsets: ${report.toolsets.join(", ") || "(none)"}`];
+  for (const e of report.extensions) lines.push(`extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.code ?? ""} ${e.error}` : ""}`);
+  for (const u of report.unavailable) lines.push(`upstream ${u.server}: unavailable (${u.code}, ${u.phase})${u.message ? ` — ${u.message}` : ""}`);
+  lines.push(report.ok ? "check: ok" : "check: problems found");
+  return lines.join("\n");
+}
+
+/**
+ * @example
+ * process.exitCode = await checkCommand(parseCli(["check", "--json"], cwd), process.env, console.log);
+ */
+export async function checkCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
+  const { host, source } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
+  try {
+    const extensions = host.extensionStatuses();
+    const unavailable = host.unavailable();
+    const ok = extensions.every((e) => e.status !== "failed") && unavailable.length === 0;
+    const report: CheckReport = { ok, config: source ?? null, extensions, unavailable, toolsets: host.declaredToolsets().map((t) => t.name) };
+    out(settings.json ? JSON.stringify(report, null, 2) : formatReport(report));
+    return ok ? 0 : 1;
+  } finally {
+    await host.stop().catch(() => {});
+  }
+}

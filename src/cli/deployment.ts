@@ -1,0 +1,121 @@
+/**
+ * What every command that serves or describes shares: read the deployment's config (or its defaults), lay the
+ * command-line flags over it, find and load the extensions, register them into a host and start it. The config and
+ * the flags become plain option objects here; the host core never reads files or the environment itself.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { checkAuthKinds, ConfigError, type ConfigOverrides, type DeploymentConfig, loadConfig, withOverrides } from "../config/index.js";
+import { McpHostError } from "../errors.js";
+import { buildHost } from "../host/build-host.js";
+import type { McpHost } from "../host/host.js";
+import { extensionNamesFromEnv, loadExtensions } from "../host/loading/load-extensions.js";
+import type { LoadResult } from "../host/loading/load.js";
+import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
+import { createLogger, type Logger, type LogLevel } from "../logger.js";
+import type { CliSettings } from "./args.js";
+import { warnWhenNothingFound } from "./startup-warnings.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface Deployment {
+  config: DeploymentConfig;
+  /** The config file read, or undefined when none was found (the defaults apply). */
+  source?: string;
+  /** Every value a secret reference resolved to (for redaction). */
+  secrets: readonly string[];
+  host: McpHost;
+  logger: Logger;
+}
+
+/** The deployment's name and version: the config's, else its package.json's, else mcp-host's. */
+function identity(config: DeploymentConfig, cwd: string): { name: string; version: string } {
+  let pkg: { name?: string; version?: string } = {};
+  try {
+    pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")) as typeof pkg;
+  } catch {
+    // No package.json (or an unreadable one, which discovery reports): the names below apply.
+  }
+  return { name: config.name ?? pkg.name ?? "mcp-host", version: config.version ?? pkg.version ?? mcpHostVersion() };
+}
+
+/** The version of this mcp-host package. */
+export function mcpHostVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+/** The flags that override the config file, as a partial config. */
+function overridesOf(settings: CliSettings, selectionArgument: boolean): ConfigOverrides {
+  const http: Record<string, unknown> = {};
+  if (settings.port !== undefined) http.port = settings.port;
+  if (settings.host !== undefined) http.host = settings.host;
+  if (settings.path !== undefined) http.path = settings.path;
+  if (settings.legacy !== undefined) http.legacy = settings.legacy;
+  if (settings.allowedHosts) http.allowedHosts = settings.allowedHosts;
+  if (settings.allowedOrigins) http.allowedOrigins = settings.allowedOrigins;
+  if (settings.cors) http.cors = { origin: settings.cors.includes("*") ? "*" : settings.cors };
+  const selection: Record<string, unknown> = {};
+  if (settings.strict) selection.strict = true;
+  if (selectionArgument && settings.argument !== undefined) selection.default = settings.argument;
+  const overrides: Record<string, unknown> = {};
+  if (Object.keys(http).length > 0) overrides.http = http;
+  if (Object.keys(selection).length > 0) overrides.selection = selection;
+  return overrides as ConfigOverrides;
+}
+
+function checkFolder(cwd: string): void {
+  const isFolder = existsSync(cwd) && statSync(cwd).isDirectory();
+  if (!isFolder) throw new McpHostError("CLI_USAGE", `--cwd ${cwd} is not a folder; pass the project folder that holds package.json (and the config file)`);
+}
+
+/** Which extensions to load: the flag, else the environment, else the config's `extensions.include`. */
+function namesOf(settings: CliSettings, env: Env, config: DeploymentConfig): string[] | undefined {
+  const names = settings.extensions ?? extensionNamesFromEnv(env) ?? config.extensions.include;
+  return names.length > 0 ? names : undefined;
+}
+
+async function loadWanted(cwd: string, config: DeploymentConfig, names: string[] | undefined, logger: Logger): Promise<LoadResult> {
+  if (!config.extensions.discover) return { extensions: [], failures: [] };
+  const loaded = await loadExtensions({ cwd, logger, options: config.extensions.options, ...(names ? { names } : {}) });
+  const excluded = new Set(config.extensions.exclude);
+  if (excluded.size === 0) return loaded;
+  return { extensions: loaded.extensions.filter((e) => !excluded.has(e.extension.name) && !excluded.has(e.packageName)), failures: loaded.failures };
+}
+
+/**
+ * @example
+ * const { host, config } = await loadDeployment(settings, process.env, { logLevel: "info", selectionArgument: true });
+ */
+export async function loadDeployment(settings: CliSettings, env: Env, options: { logLevel: LogLevel; selectionArgument: boolean }): Promise<Deployment> {
+  const cwd = resolve(settings.cwd);
+  checkFolder(cwd);
+  const loaded = await loadConfig({ cwd, env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
+  const config = withOverrides(loaded.config, overridesOf(settings, options.selectionArgument));
+  const logger = createLogger({ level: settings.logLevel ?? options.logLevel, prefix: ["mcp-host"] });
+  const names = namesOf(settings, env, config);
+  const extensions = await loadWanted(cwd, config, names, logger);
+  warnWhenNothingFound(cwd, extensions, logger);
+  const kinds = extensions.extensions.flatMap((e) => Object.keys(e.extension.authStrategies ?? {}));
+  const kindProblems = checkAuthKinds(config, kinds);
+  if (kindProblems.length > 0) throw new ConfigError(kindProblems, loaded.source ? { source: loaded.source } : {});
+  const { name, version } = identity(config, cwd);
+  const host = buildHost(extensions, {
+    name,
+    version,
+    logger,
+    extensionOptions: config.extensions.options,
+    ...(config.instructions ? { instructions: config.instructions } : {}),
+  });
+  await host.start();
+  if (config.selection.strict && config.selection.default !== undefined) {
+    const selection = parseSelection(config.selection.default, { ignoreKeys: config.selection.ignoreKeys });
+    try {
+      assertNoUnknownToolsets(host.activeFor(selection).unknown, host.declaredToolsets().map((t) => t.name));
+    } catch (error) {
+      await host.stop().catch(() => {});
+      throw error;
+    }
+  }
+  return { config, ...(loaded.source ? { source: loaded.source } : {}), secrets: loaded.secrets, host, logger };
+}
