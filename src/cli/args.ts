@@ -89,7 +89,8 @@ function unknownOption(arg: string, name: string, long: boolean, command: Comman
 function port(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535) throw new McpHostError("CLI_USAGE", `--port must be a whole number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535)
+    throw new McpHostError("CLI_USAGE", `--port must be a whole number from 0 to 65535, got "${value}"`);
   return n;
 }
 

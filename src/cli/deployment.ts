@@ -111,7 +111,10 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   if (config.selection.strict && config.selection.default !== undefined) {
     const selection = parseSelection(config.selection.default, { ignoreKeys: config.selection.ignoreKeys });
     try {
-      assertNoUnknownToolsets(host.activeFor(selection).unknown, host.declaredToolsets().map((t) => t.name));
+      assertNoUnknownToolsets(
+        host.activeFor(selection).unknown,
+        host.declaredToolsets().map((t) => t.name),
+      );
     } catch (error) {
       await host.stop().catch(() => {});
       throw error;

@@ -26,9 +26,13 @@ function dependencyCounts(cwd: string): string {
 export function warnWhenNothingFound(cwd: string, loaded: LoadResult, logger: Logger): void {
   if (loaded.extensions.length > 0) return;
   if (!existsSync(join(cwd, "package.json"))) {
-    logger.warn(`no package.json in ${cwd}, so no extensions were found; pass the project folder with --cwd (an absolute path when a desktop client starts this command)`);
+    logger.warn(
+      `no package.json in ${cwd}, so no extensions were found; pass the project folder with --cwd (an absolute path when a desktop client starts this command)`,
+    );
     return;
   }
   if (loaded.failures.length > 0) return; // each failure was logged with its reason
-  logger.warn(`no extensions found in ${cwd}: looked at ${dependencyCounts(cwd)}; install an extension package (npm install <package>) or declare one in mcpExtensions`);
+  logger.warn(
+    `no extensions found in ${cwd}: looked at ${dependencyCounts(cwd)}; install an extension package (npm install <package>) or declare one in mcpExtensions`,
+  );
 }

@@ -20,7 +20,8 @@ export interface CheckReport {
 
 function formatReport(report: CheckReport): string {
   const lines = [`config: ${report.config ?? "none found (defaults)"}`, `toolsets: ${report.toolsets.join(", ") || "(none)"}`];
-  for (const e of report.extensions) lines.push(`extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.code ?? ""} ${e.error}` : ""}`);
+  for (const e of report.extensions)
+    lines.push(`extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.code ?? ""} ${e.error}` : ""}`);
   for (const u of report.unavailable) lines.push(`upstream ${u.server}: unavailable (${u.code}, ${u.phase})${u.message ? ` — ${u.message}` : ""}`);
   lines.push(report.ok ? "check: ok" : "check: problems found");
   return lines.join("\n");

@@ -23,7 +23,10 @@ export async function stdioCommand(settings: CliSettings, env: Env): Promise<num
   if (first.unknown.length > 0) {
     if (config.selection.strict) {
       await host.stop().catch(() => {});
-      assertNoUnknownToolsets(first.unknown, host.declaredToolsets().map((t) => t.name));
+      assertNoUnknownToolsets(
+        first.unknown,
+        host.declaredToolsets().map((t) => t.name),
+      );
     }
     const declared = host.declaredToolsets().map((t) => t.name);
     host.logger.warn(`the selection "${query}" names toolsets nobody declared: ${first.unknown.join(", ")} (declared: ${declared.join(", ") || "none"})`, {

@@ -17,7 +17,11 @@ export async function toolsetsCommand(settings: CliSettings, env: Env, out: (lin
   const { host, config } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
   try {
     const selection = parseSelection(settings.argument ?? config.selection.default ?? "", { ignoreKeys: config.selection.ignoreKeys });
-    if (config.selection.strict) assertNoUnknownToolsets(host.activeFor(selection).unknown, host.declaredToolsets().map((t) => t.name));
+    if (config.selection.strict)
+      assertNoUnknownToolsets(
+        host.activeFor(selection).unknown,
+        host.declaredToolsets().map((t) => t.name),
+      );
     const description = await host.describe(selection);
     out(settings.json ? JSON.stringify(description, null, 2) : formatToolsetsTable(description));
     return description.extensions.some((e) => e.status === "failed") ? 1 : 0;

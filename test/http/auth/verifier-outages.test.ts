@@ -23,7 +23,8 @@ beforeEach(async () => {
 afterEach(() => as.close());
 
 describe("JWKS outages", () => {
-  const jwt = (extra = {}) => jwtVerifier({ issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri, fetchTimeoutMs: 300, ...extra });
+  // A generous fetch budget, so a loaded machine never turns an answer into a timeout; only the hang test uses a short one.
+  const jwt = (extra = {}) => jwtVerifier({ issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri, fetchTimeoutMs: 10_000, ...extra });
 
   it("answers 'unavailable' while the JWKS endpoint fails with 500, then recovers", async () => {
     const verifier = jwt();
@@ -39,7 +40,7 @@ describe("JWKS outages", () => {
 
   it("answers 'unavailable' when the JWKS endpoint hangs past the fetch timeout", async () => {
     as.respondWith("jwks", "hang");
-    await assertUnavailable(jwt().verify(await as.mint()), "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer within 300 ms");
+    await assertUnavailable(jwt({ fetchTimeoutMs: 300 }).verify(await as.mint()), "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer within 300 ms");
   });
 
   it("answers 'unavailable' when the JWKS endpoint is unreachable", async () => {
@@ -73,8 +74,8 @@ describe("JWKS outages", () => {
 });
 
 describe("introspection outages", () => {
-  const introspection = () =>
-    introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "mcp-host-introspection-secret", fetchTimeoutMs: 300 });
+  const introspection = (fetchTimeoutMs = 10_000) =>
+    introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "mcp-host-introspection-secret", fetchTimeoutMs });
 
   it("answers 'unavailable' on HTTP 500, does not cache it, and recovers", async () => {
     const verifier = introspection();
@@ -91,7 +92,7 @@ describe("introspection outages", () => {
   it("answers 'unavailable' when the endpoint hangs past the timeout", async () => {
     as.respondWith("introspect", "hang");
     await assertUnavailable(
-      introspection().verify(as.issueOpaque()),
+      introspection(300).verify(as.issueOpaque()),
       "tokens cannot be verified right now: the introspection endpoint did not answer within 300 ms",
     );
   });
