@@ -127,6 +127,15 @@ describe("discovery reads dependencies and optional dependencies", () => {
   });
 });
 
+describe("discovery reads dev dependencies", () => {
+  it("finds an extension installed with npm install -D, and skips a dev dependency a production install left out", async () => {
+    const dir = fixture("dev-dependencies");
+    const { found, problems } = await discoverExtensions({ cwd: dir });
+    assert.deepEqual(sources(found), ['package "fixture-dev-ext" (./ext.js)']);
+    assert.deepEqual(problems, []);
+  });
+});
+
 describe("discovery reads npm workspaces", () => {
   it("follows globs and literal paths, honours !exclusions, skips folders without package.json, visits each package once", async () => {
     const dir = fixture("workspaces");
