@@ -266,7 +266,7 @@ export class McpHost {
         revision: this.revisions.current,
         name: this.name,
         version: this.version,
-        instructions: this.instructionsFor(active),
+        instructions: (served) => this.instructionsFor(served),
         logger: this.logger,
         toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000,
         toolsetsTool: this.options.toolsetsTool ?? true,

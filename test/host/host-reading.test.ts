@@ -94,6 +94,8 @@ describe("instructionsFor()", () => {
   const toolsets: McpExtension = {
     name: "docs",
     toolsets: [{ name: "zeta", title: "Zeta Tools", instructions: "  Use zeta last.  " }, { name: "alpha", instructions: "Use alpha first." }, { name: "mid" }],
+    // Instructions reach a build only for toolsets it serves something of (issue 10 item 6).
+    tools: [textTool("alpha_tool", { toolset: "alpha" }), textTool("zeta_tool", { toolset: "zeta" })],
   };
 
   it("puts the host's instructions first, then each active toolset's under its title or name, sorted by name", async () => {

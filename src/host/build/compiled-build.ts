@@ -13,6 +13,7 @@ import type { ProtocolCore } from "../protocol/sdk-server.js";
 import { toolsetsTool, TOOLSETS_TOOL_NAME } from "../protocol/toolsets-tool.js";
 import { compileTables, type CompiledTool } from "./build-tables.js";
 import { runOnServerHooks } from "./draft.js";
+import type { BuildContents } from "./draft-types.js";
 import { gatherContents } from "./gather.js";
 
 /** One compiled build: what every request for its active set shares. */
@@ -38,7 +39,8 @@ export interface CompileInput {
   revision: number;
   name: string;
   version: string;
-  instructions: string | undefined;
+  /** Composes the instructions of the toolsets this build really serves something of. */
+  instructions(served: readonly string[]): string | undefined;
   logger: Logger;
   toolTimeoutMs: number;
   toolsetsTool: boolean;
@@ -50,6 +52,13 @@ export interface CompileInput {
   describe(active: readonly string[], unknown: readonly string[], tools: readonly string[]): HostDescription;
 }
 
+/** The toolsets a build's gathered contents put something into. */
+function servedToolsets(contents: BuildContents): string[] {
+  const served = new Set<string>();
+  for (const list of [contents.tools, contents.resources, contents.resourceTemplates, contents.prompts]) for (const item of list) served.add(item.toolset);
+  return [...served];
+}
+
 /**
  * @example
  * const build = compileBuild({ records, active: ["time"], key: "time", revision: 3, … });
@@ -57,7 +66,9 @@ export interface CompileInput {
 export function compileBuild(input: CompileInput): CompiledBuild {
   const logger = input.logger.child(`build ${input.key || "(none)"}`);
   const contents = gatherContents(input.records, new Set(input.active), logger);
-  const draft = runOnServerHooks(contents, input.instructions, input.key, input.active, logger);
+  // A toolset that serves nothing here (its extension failed, or it only declares) sends no instructions: the model
+  // would be told to use tools that are not there.
+  const draft = runOnServerHooks(contents, input.instructions(servedToolsets(contents)), input.key, input.active, logger);
   let toolNames: string[] = [];
   const extra: CompiledTool[] = [];
   // Declared toolsets are read when the tool is called, as describe() reads them: a build of an unrelated toolset

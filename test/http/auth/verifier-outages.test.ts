@@ -40,7 +40,10 @@ describe("JWKS outages", () => {
 
   it("answers 'unavailable' when the JWKS endpoint hangs past the fetch timeout", async () => {
     as.respondWith("jwks", "hang");
-    await assertUnavailable(jwt({ fetchTimeoutMs: 300 }).verify(await as.mint()), "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer within 300 ms");
+    await assertUnavailable(
+      jwt({ fetchTimeoutMs: 300 }).verify(await as.mint()),
+      "tokens cannot be verified right now: the JWKS endpoint (jwksUri) did not answer within 300 ms",
+    );
   });
 
   it("answers 'unavailable' when the JWKS endpoint is unreachable", async () => {
