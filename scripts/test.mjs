@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): type-check sources and tests, check formatting and lint (Biome), run every test
+// The one test command (`npm test`): build (incrementally), type-check sources and tests, check formatting and lint (Biome), run every test
 // file under Node's own test runner (through tsx), then the official conformance suites against `mcp-host serve`.
 // Prints its own summary last.
 import { spawn, spawnSync } from "node:child_process";
@@ -45,6 +45,8 @@ function runTests(label, args) {
 
 const steps = [];
 const files = only.length > 0 ? only : [...testFiles(join(root, "test")), ...testFiles(join(root, "plugins")), ...testFiles(join(root, "examples"))];
+// The tests run the built command and plugins (dist/), so the build comes first; it is incremental.
+steps.push(["build", run("build", process.execPath, ["scripts/build.mjs"])]);
 steps.push(["typecheck", run("typecheck", "npx", ["tsc", "-p", "tsconfig.json"])]);
 if (only.length === 0) steps.push(["format and lint (biome)", run("format and lint", "npx", ["biome", "ci", "--colors=off", "."])]);
 const tests = await runTests(`tests (${files.length} files)`, [

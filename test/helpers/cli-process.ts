@@ -80,8 +80,9 @@ export class CliProcess {
   private readonly lineWaiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
   private readonly stderrWaiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
 
-  constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore" } = {}) {
-    this.child = spawn(process.execPath, [CLI_MAIN, ...args], {
+  /** `cli`: another build of the command to run (e.g. one installed from the packed tarball). */
+  constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore"; cli?: string } = {}) {
+    this.child = spawn(process.execPath, [options.cli ?? CLI_MAIN, ...args], {
       cwd: options.cwd ?? REPO,
       env: cleanEnv(),
       stdio: [options.stdin ?? "ignore", "pipe", "pipe"],

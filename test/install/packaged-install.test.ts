@@ -1,0 +1,107 @@
+// mcp-host and its first-party plugins install where users install them (issue 10 item 1): the packed tarballs
+// go into a fresh folder outside this repository, `npm install` runs no install script and warns about no
+// engine, and the installed command serves the plugins over HTTP and stdio.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { REPO, assertBuilt, cleanEnv } from "../helpers/cli-process.js";
+import { Cleanup, connectV2, listedTools } from "../helpers/http-host.js";
+import { CliProcess } from "../helpers/cli-process.js";
+
+const cleanup = new Cleanup();
+let work = "";
+let project = "";
+let installLog = "";
+
+function npm(args: string[], cwd: string): { status: number | null; output: string } {
+  const result = spawnSync("npm", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...cleanEnv(), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
+  });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+/** Packs a package of this repository into `work` and returns the tarball's path. */
+function pack(dir: string): string {
+  const before = new Set(readdirSync(work));
+  const { status, output } = npm(["pack", "--ignore-scripts", "--pack-destination", work], join(REPO, dir));
+  assert.equal(status, 0, output);
+  const made = readdirSync(work).filter((f) => f.endsWith(".tgz") && !before.has(f));
+  assert.equal(made.length, 1, output);
+  return join(work, made[0]!);
+}
+
+before(() => {
+  assertBuilt();
+  work = mkdtempSync(join(tmpdir(), "mcp-host-install-"));
+  const host = pack(".");
+  const time = pack("plugins/time");
+  const text = pack("plugins/text");
+  project = join(work, "deployment");
+  spawnSync("mkdir", [project]);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify(
+      {
+        name: "my-deployment",
+        version: "1.0.0",
+        private: true,
+        type: "module",
+        dependencies: { "mcp-host": `file:${host}`, "@mcp-host/plugin-time": `file:${time}`, "@mcp-host/plugin-text": `file:${text}` },
+      },
+      null,
+      2,
+    ),
+  );
+  const installed = npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], project);
+  installLog = installed.output;
+  assert.equal(installed.status, 0, installLog);
+});
+
+after(async () => {
+  await cleanup.run();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("installed from the packed tarballs, outside this repository", { timeout: 240_000 }, () => {
+  it("installs without running an install script and without an engine warning", () => {
+    assert.doesNotMatch(installLog, /install-scripts|allowScripts/, installLog);
+    assert.doesNotMatch(installLog, /EBADENGINE/, installLog);
+  });
+
+  it("serves the first-party plugins over HTTP with the installed command", async () => {
+    const cli = new CliProcess(["serve", "--port", "0"], { cwd: project, cli: join(project, "node_modules", "mcp-host", "dist", "cli", "main.js") });
+    cleanup.add(() => cli.stop("SIGTERM"));
+    const first = await cli.line(/^mcp-host is serving /);
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(first)?.[1];
+    assert.ok(url, first);
+    assert.equal(first, `mcp-host is serving "my-deployment" over MCP at ${url}`);
+    const { client } = await connectV2(cleanup, new URL(`${url}?only=time,text`), "modern");
+    const tools = await listedTools(client);
+    for (const tool of ["current_time", "convert_time", "text_stats", "slugify"]) assert.ok(tools.includes(tool), `${tool} in ${tools.join(", ")}`);
+    const stats = await client.callTool({ name: "text_stats", arguments: { text: "One two three." } });
+    assert.equal((stats.structuredContent as { words: number }).words, 3);
+  });
+
+  it("serves a selection over stdio with the installed command", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(project, "node_modules", "mcp-host", "dist", "cli", "main.js"), "stdio", "only=time", "--cwd", project],
+      cwd: tmpdir(),
+      env: cleanEnv() as Record<string, string>,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "desktop", version: "1.0.0" });
+    cleanup.add(() => transport.close());
+    await client.connect(transport);
+    const tools = await listedTools(client);
+    assert.ok(tools.includes("current_time"), tools.join(", "));
+    assert.ok(!tools.includes("text_stats"), "only=time leaves text out");
+  });
+});
