@@ -6,6 +6,8 @@
 export { buildHost } from "./host/build-host.js";
 export type { HostInput } from "./host/build-host.js";
 export { McpHost } from "./host/host.js";
+export { connectInProcess } from "./host/in-process.js";
+export type { InProcessConnection, InProcessOptions } from "./host/in-process.js";
 export type { OfferChange, OfferedTool, HostContents } from "./host/host.js";
 export type { HostOptions } from "./host/host-options.js";
 export type { BuiltServer, ServerFactory, ServerFactoryParts, NodeHandler } from "./host/built-server.js";

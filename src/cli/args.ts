@@ -136,7 +136,7 @@ export function parseCli(argv: readonly string[], cwd: string): CliSettings {
     watch: values.has("watch"),
     cwd: firstOf(values, "cwd") ?? cwd,
   };
-  if (positionals[0] !== undefined) settings.argument = positionals[0].replace(/^\?/, "");
+  if (positionals[0] !== undefined) settings.argument = command === "init" ? positionals[0] : positionals[0].replace(/^\?/, "");
   const config = firstOf(values, "config");
   if (config !== undefined) settings.config = config;
   const portValue = port(firstOf(values, "port"));

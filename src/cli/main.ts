@@ -7,6 +7,8 @@
 import { isMcpHostError, type McpHostErrorCode, messageOf } from "../errors.js";
 import { parseCli } from "./args.js";
 import { checkCommand } from "./commands/check.js";
+import { devCommand } from "./commands/dev.js";
+import { initCommand } from "./commands/init.js";
 import { serveCommand } from "./commands/serve.js";
 import { stdioCommand } from "./commands/stdio.js";
 import { toolsetsCommand } from "./commands/toolsets.js";
@@ -44,6 +46,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return stdioCommand(settings, process.env);
     case "check":
       return checkCommand(settings, process.env, out);
+    case "init":
+      return initCommand(settings, out);
+    case "dev":
+      return devCommand(settings, process.env, out);
   }
 }
 

@@ -4,8 +4,9 @@
  * here, while the extensions stay the same. One extension failing never stops the others.
  */
 import { byName, compareNames } from "../compare.js";
-import { McpHostError } from "../errors.js";
+import { isMcpHostError, McpHostError, messageOf } from "../errors.js";
 import type { McpExtension } from "../extension/types.js";
+import { validateExtension } from "../extension/validate.js";
 import { createLogger, type Logger } from "../logger.js";
 import { BuildCache } from "./build/build-cache.js";
 import { compileBuild, type CompiledBuild } from "./build/compiled-build.js";
@@ -133,6 +134,33 @@ export class McpHost {
     const record = this.extensions.register(extension, source);
     if (this.lifecycle === "started" && record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, this.lifecycle === "started");
+  }
+
+  /**
+   * Puts a new version of an extension in place of the one with its name (or adds it): the old one is disposed, the
+   * new one checked and set up, every build is dropped and listening clients are told. What `mcp-host dev` does when
+   * an extension's files change. A new version that fails its shape check or setup is quarantined like any other.
+   * @example
+   * await host.replace(defineExtension({ name: "notes", tools: [...] }), 'package "notes" (./dist/index.js)');
+   */
+  async replace(extension: unknown, source = "host.replace()"): Promise<void> {
+    this.ensureRunning();
+    let valid: McpExtension;
+    try {
+      valid = validateExtension(extension, source);
+    } catch (error) {
+      const name = (extension as { name?: unknown } | null)?.name;
+      if (typeof name === "string") await this.extensions.remove(name);
+      const coded = isMcpHostError(error) ? error : new McpHostError("EXTENSION_INVALID", `${source}: ${messageOf(error)}`, { cause: error });
+      this.extensions.addFailure({ name: typeof name === "string" && name ? name : source, source, error: coded, toolsets: [] });
+      this.logger.error(coded.message, { code: coded.code, ...(typeof name === "string" ? { extension: name } : {}) });
+      this.revisions.changed(undefined, true);
+      return;
+    }
+    await this.extensions.remove(valid.name);
+    const record = this.extensions.register(valid, source);
+    if (record.status === "pending") await this.extensions.setUp(record);
+    this.revisions.changed(undefined, true);
   }
 
   /** Hears offer changes (debounced: one call per burst). Returns an unsubscribe function. */

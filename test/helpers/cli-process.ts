@@ -53,10 +53,12 @@ export function runCli(cleanup: Cleanup, args: readonly string[], options: { cwd
   return runNodeScript(cleanup, CLI_MAIN, args, options);
 }
 
-/** The environment for a child: this one without a names limit that would change what loads. */
+/** The environment for a child: this one without a names limit that would change what loads, nor the test runner's own context. */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.MCP_HOST_EXTENSIONS;
+  // A child that runs `node --test` itself must not think it is part of this test run.
+  delete env.NODE_TEST_CONTEXT;
   return env;
 }
 

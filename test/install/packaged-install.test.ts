@@ -4,19 +4,20 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { REPO, assertBuilt, cleanEnv } from "../helpers/cli-process.js";
-import { Cleanup, connectV2, listedTools } from "../helpers/http-host.js";
+import { Cleanup, callText, connectV2, deferred, listedTools } from "../helpers/http-host.js";
 import { CliProcess } from "../helpers/cli-process.js";
 
 const cleanup = new Cleanup();
 let work = "";
 let project = "";
 let installLog = "";
+let hostTarball = "";
 
 function npm(args: string[], cwd: string): { status: number | null; output: string } {
   const result = spawnSync("npm", args, {
@@ -41,6 +42,7 @@ before(() => {
   assertBuilt();
   work = mkdtempSync(join(tmpdir(), "mcp-host-install-"));
   const host = pack(".");
+  hostTarball = host;
   const time = pack("plugins/time");
   const text = pack("plugins/text");
   project = join(work, "deployment");
@@ -103,5 +105,34 @@ describe("installed from the packed tarballs, outside this repository", { timeou
     const tools = await listedTools(client);
     assert.ok(tools.includes("current_time"), tools.join(", "));
     assert.ok(!tools.includes("text_stats"), "only=time leaves text out");
+  });
+
+  it("scaffolds an extension with mcp-host init that builds and passes its own test, and mcp-host dev reloads it on change", async () => {
+    const installedCli = join(project, "node_modules", "mcp-host", "dist", "cli", "main.js");
+    const init = spawnSync(process.execPath, [installedCli, "init", "greeter"], { cwd: work, encoding: "utf8", env: cleanEnv() });
+    assert.equal(init.status, 0, init.stderr);
+    assert.match(init.stdout, /^Created the extension package "greeter" in greeter:$/m);
+    const greeter = join(work, "greeter");
+    const installed = npm(["install", "--save-dev", hostTarball, "--prefer-offline", "--no-audit", "--no-fund"], greeter);
+    assert.equal(installed.status, 0, installed.output);
+    const tested = npm(["test"], greeter);
+    assert.equal(tested.status, 0, tested.output);
+    assert.match(tested.output, /^# pass 1$/m);
+
+    const cli = new CliProcess(["dev", "--port", "0"], { cwd: greeter, cli: join(greeter, "node_modules", "mcp-host", "dist", "cli", "main.js") });
+    cleanup.add(() => cli.stop("SIGTERM"));
+    const first = await cli.line(/^mcp-host dev is serving /);
+    await cli.line(/^ {2}watching .*\(rebuilding with npm run build\)$/);
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(first)?.[1];
+    assert.ok(url, first);
+    const told = deferred<void>();
+    const { client } = await connectV2(cleanup, new URL(`${url}?only=greeter`), "modern", {
+      clientOptions: { listChanged: { tools: { debounceMs: 0, onChanged: () => told.resolve() } } },
+    });
+    assert.equal(await callText(client, "greet", { name: "Ada" }), "Hello, Ada!");
+    const source = join(greeter, "src", "index.ts");
+    writeFileSync(source, readFileSync(source, "utf8").replace("Hello, ", "Hi there, "));
+    await told.promise;
+    assert.equal(await callText(client, "greet", { name: "Ada" }), "Hi there, Ada!");
   });
 });

@@ -33,6 +33,26 @@ export async function runSetup(record: ExtensionRecord, ctx: ExtensionContext, t
 }
 
 /**
+ * Ends one extension: aborts its lifetime signal and, when it was set up, runs its dispose. Returns the failure
+ * (EXTENSION_DISPOSE_FAILED) instead of throwing, so the caller decides whether others still run.
+ * @example
+ * const failure = await disposeRecord(record); if (failure) logger.warn(failure.message);
+ */
+export async function disposeRecord(record: ExtensionRecord): Promise<McpHostError | undefined> {
+  record.lifetime.abort();
+  const dispose = record.extension.dispose;
+  const wasSetUp = record.status === "ready";
+  record.status = record.status === "failed" ? "failed" : "stopped";
+  if (!wasSetUp || typeof dispose !== "function") return undefined;
+  try {
+    await dispose.call(record.extension);
+    return undefined;
+  } catch (error) {
+    return extensionError("EXTENSION_DISPOSE_FAILED", record.name, "dispose threw", error);
+  }
+}
+
+/**
  * Disposes every record in reverse order; throws one AggregateError (of EXTENSION_DISPOSE_FAILED errors) when any failed.
  * @example
  * await disposeAll(recordsInLoadOrder);
@@ -40,16 +60,8 @@ export async function runSetup(record: ExtensionRecord, ctx: ExtensionContext, t
 export async function disposeAll(records: readonly ExtensionRecord[]): Promise<void> {
   const failures: McpHostError[] = [];
   for (const record of [...records].reverse()) {
-    record.lifetime.abort();
-    const dispose = record.extension.dispose;
-    const wasSetUp = record.status === "ready";
-    record.status = record.status === "failed" ? "failed" : "stopped";
-    if (!wasSetUp || typeof dispose !== "function") continue;
-    try {
-      await dispose.call(record.extension);
-    } catch (error) {
-      failures.push(extensionError("EXTENSION_DISPOSE_FAILED", record.name, "dispose threw", error));
-    }
+    const failure = await disposeRecord(record);
+    if (failure) failures.push(failure);
   }
   if (failures.length > 0) {
     throw new AggregateError(

@@ -9,7 +9,7 @@ import type { McpExtension } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { ExtensionDescription, UnavailableDescription } from "../describe.js";
 import { extensionContext } from "./extension-context.js";
-import { disposeAll, runSetup } from "./extension-lifecycle.js";
+import { disposeAll, disposeRecord, runSetup } from "./extension-lifecycle.js";
 import { emptyDynamic, type ExtensionRecord, type FailureRecord } from "./extension-record.js";
 
 /** What the set needs from its host. */
@@ -58,6 +58,21 @@ export class ExtensionSet {
     this.list.push(record);
     this.list.sort(byName);
     return record;
+  }
+
+  /**
+   * Takes an extension (or the failure record of one) out: it is disposed first when it was set up. Returns false
+   * when nothing had that name.
+   */
+  async remove(name: string): Promise<boolean> {
+    const failedAt = this.failed.findIndex((f) => f.name === name);
+    if (failedAt >= 0) this.failed.splice(failedAt, 1);
+    const at = this.list.findIndex((r) => r.name === name);
+    if (at < 0) return failedAt >= 0;
+    const [record] = this.list.splice(at, 1);
+    const failure = await disposeRecord(record!);
+    if (failure) this.hooks.logger.warn(failure.message, { code: failure.code, extension: name });
+    return true;
   }
 
   /** Records an extension that never became one, under a name no other status line uses. */

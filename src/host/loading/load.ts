@@ -36,6 +36,11 @@ export interface LoadDiscoveredOptions {
   options?: Record<string, Record<string, unknown>>;
   /** Where failures are logged (default: stderr). */
   logger?: Logger;
+  /**
+   * Imports each module afresh under this version (a `?mcp-host-dev=<version>` query on its URL), so a changed
+   * file is read again — what `mcp-host dev` does on every change.
+   */
+  version?: number;
 }
 
 /** One value a module handed over, with a label that says where in the module it came from. */
@@ -56,6 +61,9 @@ class EntryFailure extends Error {
     super(reason);
   }
 }
+
+/** The query parameter that versions a module's URL for a fresh import (see `mcp-host dev`). */
+export const DEV_VERSION_PARAM = "mcp-host-dev";
 
 const FIX_MODULE = "fix the module (the error's cause has the stack), or remove it from the package's mcpExtensions field";
 
@@ -136,7 +144,7 @@ function failure(found: DiscoveredExtension, name: string, error: unknown): Exte
   return { name, source: found.source, error: new McpHostError(reason.code, message, details) };
 }
 
-async function importEntry(found: DiscoveredExtension): Promise<Record<string, unknown>> {
+async function importEntry(found: DiscoveredExtension, version: number | undefined): Promise<Record<string, unknown>> {
   if (!existsSync(found.entry)) {
     throw new EntryFailure(
       "EXTENSION_LOAD_FAILED",
@@ -145,17 +153,18 @@ async function importEntry(found: DiscoveredExtension): Promise<Record<string, u
     );
   }
   try {
-    return (await import(pathToFileURL(found.entry).href)) as Record<string, unknown>;
+    const url = pathToFileURL(found.entry).href + (version === undefined ? "" : `?${DEV_VERSION_PARAM}=${version}`);
+    return (await import(url)) as Record<string, unknown>;
   } catch (error) {
     throw new EntryFailure("EXTENSION_LOAD_FAILED", `importing ${found.entry} failed: ${messageOf(error)}`, FIX_MODULE, error);
   }
 }
 
-async function loadEntry(found: DiscoveredExtension, options: Record<string, unknown>, result: LoadResult): Promise<void> {
+async function loadEntry(found: DiscoveredExtension, options: Record<string, unknown>, result: LoadResult, version: number | undefined): Promise<void> {
   const guess = found.declaredName ?? found.packageName;
   let values: Exported[];
   try {
-    const module = await importEntry(found);
+    const module = await importEntry(found, version);
     values = [];
     for (const exported of exportsOf(module)) values.push(...(await unfold(exported, options)));
   } catch (error) {
@@ -212,7 +221,7 @@ export async function loadDiscovered(found: readonly DiscoveredExtension[], opti
   for (const entry of found) {
     const entryOptions = optionsFor(entry, options.options);
     const before = result.failures.length;
-    await loadEntry(entry, entryOptions, result);
+    await loadEntry(entry, entryOptions, result, options.version);
     for (const failed of result.failures.slice(before)) logger.error(failed.error.message, { code: failed.error.code, source: failed.source });
   }
   for (const loaded of result.extensions) logger.debug(`loaded extension "${loaded.extension.name}" from ${loaded.source}`);
