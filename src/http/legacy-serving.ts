@@ -2,7 +2,8 @@
  * Serving the 2025 era over HTTP with sessions (DESIGN.md §8, `http.legacy: stateful`): an `initialize` opens a
  * session bound to its selection's build; later requests carry `Mcp-Session-Id` and reach that session's
  * transport. A session that belongs to another selection, an unknown session, or a request without one gets a
- * JSON-RPC error that says what to do.
+ * JSON-RPC error that says what to do. A session opened with a verified token is bound to its subject: another
+ * caller's request on it is answered as for an unknown session (MCP guidance on session hijacking), and runs nothing.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -48,6 +49,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
       session = {
         id,
         toolsets: compiled.toolsets,
+        ...(scope.subject === undefined ? {} : { subject: scope.subject }),
         unknown,
         transport,
         server,
@@ -65,7 +67,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
   };
   const server = createSdkServer(() => session?.protocol ?? compiled.protocol, {
     era: "legacy",
-    selection: { active: compiled.toolsets, unknown },
+    selection: { active: compiled.toolsets, unknown, ...(scope.permitted === undefined ? {} : { permitted: scope.permitted }) },
     subscriptions,
     ...(scope.authInfo ? { authInfo: scope.authInfo } : {}),
   });
@@ -78,10 +80,28 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
   }
 }
 
-async function continueSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, sessionId: string): Promise<void> {
+const SESSION_NOT_FOUND = "Session not found: it ended or expired. Start a new session with initialize (without an Mcp-Session-Id header).";
+
+async function continueSession(
+  ctx: LegacyServing,
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: string,
+  sessionId: string,
+  subject: string | undefined,
+): Promise<void> {
   const session = ctx.sessions.get(sessionId);
   if (!session) {
-    sendJsonRpcError(res, 404, -32001, "Session not found: it ended or expired. Start a new session with initialize (without an Mcp-Session-Id header).");
+    sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
+    return;
+  }
+  if (session.subject !== subject) {
+    // The same answer as for a session that does not exist: a stolen id tells its holder nothing.
+    ctx.logger.warn("a legacy session was presented by a caller other than the one that opened it; refused", {
+      session: session.id.slice(0, 8),
+      method: req.method ?? "",
+    });
+    sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
     return;
   }
   if (selectionKey(session.toolsets) !== key) {
@@ -104,7 +124,7 @@ async function continueSession(ctx: LegacyServing, req: IncomingMessage, res: Se
 export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<boolean> {
   const sessionId = header(req, "mcp-session-id");
   if (sessionId !== undefined) {
-    await continueSession(ctx, req, res, key, sessionId);
+    await continueSession(ctx, req, res, key, sessionId, scope.subject);
     return true;
   }
   if (req.method !== "POST") return false;

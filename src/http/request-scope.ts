@@ -10,7 +10,12 @@ import type { CompiledBuild } from "../host/build/compiled-build.js";
 export interface RequestScope {
   readonly compiled: CompiledBuild;
   readonly unknown: readonly string[];
+  /** The verified caller's facts, token removed. */
   readonly authInfo?: AuthInfo;
+  /** The declared toolsets the caller may reach (with toolset permissions on). */
+  readonly permitted?: readonly string[];
+  /** The verified caller's subject: a legacy session is bound to it. */
+  readonly subject?: string;
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();
