@@ -64,7 +64,9 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
     // A custom serverFactory may bring its own CORS: the MCP path's Origin is then checked after it, by the selection.
     const factoryCors = host.options.serverFactory !== undefined;
     const mcpPath = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/+$/, "")}/?$`, "i");
-    app.use(originCheck({ ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), defer: (req) => factoryCors && mcpPath.test(req.path) }));
+    app.use(
+      originCheck({ ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), defer: (req) => factoryCors && mcpPath.test(req.path) }),
+    );
   }
   // The preflight of an allowed origin, answered once the Origin check has passed (CORS set its headers above).
   if (options.cors) app.use((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));

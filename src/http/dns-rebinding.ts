@@ -47,7 +47,12 @@ export function originAllowed(req: IncomingMessage, res: ServerResponse, allowed
 
 /** Answers 403 for an Origin that is not allowed. */
 export function refuseOrigin(res: ServerResponse, origin: string): void {
-  sendJsonRpcError(res, 403, -32000, `Forbidden: Origin "${origin}" is not allowed. Add it to http.allowedOrigins, or to http.cors for a browser app, to serve it.`);
+  sendJsonRpcError(
+    res,
+    403,
+    -32000,
+    `Forbidden: Origin "${origin}" is not allowed. Add it to http.allowedOrigins, or to http.cors for a browser app, to serve it.`,
+  );
 }
 
 /**

@@ -97,12 +97,16 @@ export function tokenVerifierFrom(auth: HostAuthOptions): TokenVerifier {
     const extra = [...JWT_KEYS, "introspection"].filter((key) => auth[key as keyof HostAuthOptions] !== undefined);
     if (extra.length > 0)
       throw authConfigError(`auth: \`verifier\` is given together with ${extra.map((k) => `\`${k}\``).join(", ")}; give one way to verify tokens`);
-    if (typeof auth.verifier.verify !== "function") throw authConfigError("auth.verifier must be a TokenVerifier (jwtVerifier, introspectionVerifier or customVerifier)");
+    if (typeof auth.verifier.verify !== "function")
+      throw authConfigError("auth.verifier must be a TokenVerifier (jwtVerifier, introspectionVerifier or customVerifier)");
     return withRequiredScopes(auth.verifier, auth.requiredScopes ?? []);
   }
   if (auth.introspection !== undefined) {
     const extra = JWT_KEYS.filter((key) => auth[key] !== undefined && key !== "issuer");
-    if (extra.length > 0) throw authConfigError(`auth: \`introspection\` is given together with ${extra.map((k) => `\`${k}\``).join(", ")}; tokens are either introspected or verified as JWTs`);
+    if (extra.length > 0)
+      throw authConfigError(
+        `auth: \`introspection\` is given together with ${extra.map((k) => `\`${k}\``).join(", ")}; tokens are either introspected or verified as JWTs`,
+      );
     const { endpoint, clientId, clientSecret, cacheMaxSeconds } = auth.introspection;
     return introspectionVerifier({
       endpoint,

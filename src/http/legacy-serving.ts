@@ -11,7 +11,6 @@ import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextpr
 import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Logger } from "../logger.js";
 import { createSdkServer } from "../host/protocol/sdk-server.js";
-import { selectionKey } from "../host/selection.js";
 import type { HostServing } from "../host/serving-port.js";
 import { bodyOf, header, looksModern } from "./era-sniff.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
@@ -26,7 +25,7 @@ export interface LegacyServing {
   maxBodyBytes: number;
 }
 
-async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<void> {
+async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<void> {
   const { sessions } = ctx;
   if (sessions.size >= sessions.maxSessions) {
     ctx.logger.warn(`legacy session limit (${sessions.maxSessions}) reached; refusing a new session`, { code: "HTTP_SESSION_LIMIT" });
@@ -49,6 +48,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
       session = {
         id,
         toolsets: compiled.toolsets,
+        selection: key,
         ...(scope.subject === undefined ? {} : { subject: scope.subject }),
         unknown,
         transport,
@@ -104,7 +104,7 @@ async function continueSession(
     sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
     return;
   }
-  if (selectionKey(session.toolsets) !== key) {
+  if (session.selection !== key) {
     sendJsonRpcError(res, 400, -32000, "This session was started on another selection of toolsets; use the URL it was started on, or start a new session.");
     return;
   }
@@ -121,7 +121,8 @@ async function continueSession(
  * @example
  * if (await serveLegacy(ctx, req, res, "time,text", scope)) return;
  */
-export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<boolean> {
+export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, endpointKey: string, scope: RequestScope): Promise<boolean> {
+  const key = scope.requested ?? endpointKey;
   const sessionId = header(req, "mcp-session-id");
   if (sessionId !== undefined) {
     await continueSession(ctx, req, res, key, sessionId, scope.subject);
@@ -132,7 +133,7 @@ export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res:
   if (looksModern(req, body)) return false;
   if (!(await isLegacyRequest(await toWebRequest(req as never, body), body, { maxRequestBodySize: ctx.maxBodyBytes }))) return false;
   if (isInitializeRequest(body)) {
-    await openSession(ctx, req, res, scope);
+    await openSession(ctx, req, res, key, scope);
     return true;
   }
   sendJsonRpcError(res, 400, -32000, "Bad Request: no session. A 2025-era client must start with initialize; send Mcp-Session-Id on later requests.");

@@ -7,7 +7,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { compiledOf } from "../host/built-server.js";
 import type { McpHost } from "../host/host.js";
-import { assertNoUnknownToolsets } from "../host/selection.js";
+import { assertNoUnknownToolsets, selectionKey } from "../host/selection.js";
 import { callerOf } from "./auth/bearer-auth.js";
 import { refuseQueryToken } from "./auth/bearer-token.js";
 import { sendAuthFailure } from "./auth/challenge.js";
@@ -71,7 +71,9 @@ function permittedFor(host: McpHost, auth: HostAuth, options: HostAppOptions, re
   const known = new Set(declared);
   const named = [...new Set(namedByCaller(req, options))].filter((name) => known.has(name)).sort();
   const forbidden = named.filter((name) => !reachable.has(name));
-  if (forbidden.length === 0) return permitted;
+  // A request on a legacy session is served what the session was opened with, or refused as an unknown session.
+  const onSession = (options.legacy ?? "stateful") === "stateful" && req.headers["mcp-session-id"] !== undefined;
+  if (forbidden.length === 0 || onSession) return permitted;
   const logger = host.logger.child("http");
   if (auth.onInsufficientScope === "omit") {
     logger.info("the selection names toolsets this caller's token does not reach; served without them", { toolsets: forbidden, subject: caller.subject });
@@ -108,7 +110,11 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
           );
         logger.warn(`MCP client asked for unknown toolsets: ${built.unknown.join(", ")}`, { unknown: [...built.unknown] });
       }
-      attachScope(req, { compiled: compiledOf(built), unknown: built.unknown, ...(permitted === undefined ? {} : { permitted }) });
+      attachScope(req, {
+        compiled: compiledOf(built),
+        unknown: built.unknown,
+        ...(permitted === undefined ? {} : { permitted, requested: selectionKey(host.activeFor(selection).active) }),
+      });
       await built.server(req, res, next);
     } catch (error) {
       next(error);

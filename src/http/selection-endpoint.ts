@@ -33,6 +33,7 @@ function withAdmission(scope: RequestScope, admission: Admission): RequestScope 
   return {
     compiled: scope.compiled,
     unknown: scope.unknown,
+    ...(scope.requested === undefined ? {} : { requested: scope.requested }),
     ...(admission.authInfo === undefined ? {} : { authInfo: admission.authInfo }),
     ...(admission.subject === undefined ? {} : { subject: admission.subject }),
     ...(admission.permitted === undefined ? {} : { permitted: admission.permitted }),

@@ -113,7 +113,10 @@ describe("CORS from a browser", { timeout: 30_000 }, () => {
     assert.equal(preflight.headers["access-control-allow-origin"], undefined);
     const call = await raw({ url, ...modernCall(stranger) });
     assert.equal(call.status, 403);
-    assert.equal(call.json.error.message, `Forbidden: Origin "${stranger}" is not allowed. Add it to http.allowedOrigins, or to http.cors for a browser app, to serve it.`);
+    assert.equal(
+      call.json.error.message,
+      `Forbidden: Origin "${stranger}" is not allowed. Add it to http.allowedOrigins, or to http.cors for a browser app, to serve it.`,
+    );
   });
 
   it("treats `cors: true` (any origin, what --cors * sets) as allowing every origin", async () => {
