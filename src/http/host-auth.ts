@@ -5,6 +5,7 @@
  * handler share one, so a request is checked the same way wherever it enters.
  */
 import type { ServerResponse } from "node:http";
+import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 import type { RequestHandler, Router } from "express";
 import { silentLogger, type Logger } from "../logger.js";
 import { bearerAuth } from "./auth/bearer-auth.js";
@@ -12,7 +13,7 @@ import { bearerTokenOf } from "./auth/bearer-token.js";
 import { sendAuthFailure } from "./auth/challenge.js";
 import { protectedResourceMetadata } from "./auth/protected-resource-metadata.js";
 import { authConfigError, insufficientScope } from "./auth/refusals.js";
-import { protectedResourceMetadataUrl, publicBaseUrlOf, type AuthRequest } from "./auth/resource-url.js";
+import { publicBaseUrlOf, publicRequestUrl, publicResourceUrl, type AuthRequest } from "./auth/resource-url.js";
 import type { TokenVerifier, VerifiedCaller } from "./auth/verified-caller.js";
 import { tokenVerifierFrom, type HostAuthOptions } from "./host-auth-options.js";
 import { ToolsetPermissions } from "./toolset-permissions.js";
@@ -74,9 +75,13 @@ export function createHostAuth(options: HostAuthOptions, context: { path: string
           ...(options.scopesSupported === undefined || options.scopesSupported.length === 0 ? {} : { scopesSupported: [...options.scopesSupported] }),
           ...(options.allowInsecureHttp === undefined ? {} : { allowInsecureHttp: options.allowInsecureHttp }),
         });
+  // Whatever the request's path (/toolsets, /MCP, /mcp/), the metadata named is the MCP endpoint's, query kept.
   const metadataUrl = (req: AuthRequest): string | undefined => {
     if (metadata === undefined) return undefined;
-    return protectedResourceMetadataUrl(req, base === undefined ? {} : { publicBaseUrl: base });
+    const publicUrl = base === undefined ? {} : { publicBaseUrl: base };
+    const resource = new URL(publicResourceUrl(req, context.path, publicUrl));
+    resource.search = publicRequestUrl(req, publicUrl).search;
+    return getOAuthProtectedResourceMetadataUrl(resource);
   };
   const require = bearerAuth({
     verifier,
