@@ -8,6 +8,10 @@ import assert from "node:assert/strict";
 import cors from "cors";
 import express from "express";
 import type { McpExtension } from "../../src/extension/types.js";
+import { bearerAuth, jwtVerifier } from "../../src/http/auth/index.js";
+import { mcpCors } from "../../src/http/cors.js";
+import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
+import { AUDIENCE, bearer } from "../helpers/auth-host.js";
 import { Cleanup, raw, serveHost } from "../helpers/http-host.js";
 
 const APP = "https://app.example.com";
@@ -21,6 +25,12 @@ const extensions: McpExtension[] = [
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
+
+async function authorizationServer(): Promise<AuthorizationServer> {
+  const as = await startAuthorizationServer();
+  cleanup.add(() => as.close());
+  return as;
+}
 
 /** What a browser sends before a cross-origin 2026-07-28 tools/call (Mcp-Param-City mirrors a tool argument). */
 export const PREFLIGHT_HEADERS = {
@@ -145,5 +155,47 @@ describe("CORS from a browser", { timeout: 30_000 }, () => {
     assert.deepEqual(call.json.result.content, [{ type: "text", text: "sunny" }]);
     const stranger = await raw({ url, ...modernCall("https://other.example.com") });
     assert.equal(stranger.status, 403, "the factory's CORS did not accept it, so the Origin check refuses it");
+  });
+
+  it("with auth on, passes the preflight without a token, while the request needs one; the refusal is readable cross-origin", async () => {
+    const as = await authorizationServer();
+    const { url } = await serveHost(cleanup, extensions, {
+      http: { cors: { origin: [APP] }, auth: { issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri } },
+    });
+    const target = new URL(`${url.href}?only=weather`);
+    const preflight = await raw({ url: target, method: "OPTIONS", headers: PREFLIGHT_HEADERS });
+    assert.equal(preflight.status, 204, preflight.text);
+    assert.equal(preflight.headers["access-control-allow-origin"], APP);
+    assert.ok(headerList(preflight.headers["access-control-allow-headers"]).includes("authorization"));
+
+    const anonymous = await raw({ url: target, ...modernCall(APP) });
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.headers["access-control-allow-origin"], APP, "the browser may read the 401");
+    assert.ok(headerList(anonymous.headers["access-control-expose-headers"]).includes("www-authenticate"), "…and its challenge");
+    assert.match(String(anonymous.headers["www-authenticate"]), /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp\?only=weather"/);
+
+    const withToken = await raw({ url: target, ...modernCall(APP, bearer(await as.mint())) });
+    assert.equal(withToken.status, 200, withToken.text);
+    assert.equal(withToken.headers["access-control-allow-origin"], APP);
+    assert.deepEqual(withToken.json.result.content, [{ type: "text", text: "sunny" }]);
+  });
+
+  it("serves a serverFactory with mcpCors and bearerAuth (the recipe for a deployment's own chain) the same way", async () => {
+    const as = await authorizationServer();
+    const verifier = jwtVerifier({ issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri });
+    const { url } = await serveHost(cleanup, extensions, {
+      host: { serverFactory: ({ handler }) => express.Router().use(mcpCors({ origin: [APP] }), bearerAuth({ verifier }), handler) },
+    });
+    const target = new URL(`${url.href}?only=weather`);
+    const preflight = await raw({ url: target, method: "OPTIONS", headers: PREFLIGHT_HEADERS });
+    assert.equal(preflight.status, 204, preflight.text);
+    assert.equal(preflight.headers["access-control-allow-origin"], APP);
+    assert.deepEqual(headerList(preflight.headers["access-control-allow-headers"]), headerList(PREFLIGHT_HEADERS["access-control-request-headers"]));
+    const anonymous = await raw({ url: target, ...modernCall(APP) });
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.headers["access-control-allow-origin"], APP);
+    const withToken = await raw({ url: target, ...modernCall(APP, bearer(await as.mint())) });
+    assert.equal(withToken.status, 200, withToken.text);
+    assert.equal(withToken.headers["access-control-allow-origin"], APP);
   });
 });
