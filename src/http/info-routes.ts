@@ -55,7 +55,8 @@ export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: Host
       );
     if (auth === undefined) return host.describe(selection);
     const caller = callerOf(req);
-    if (caller === undefined) return publicView(await host.describe(selection));
+    // A caller without a token wakes nothing: what dormant extensions would add shows once someone with a token asks.
+    if (caller === undefined) return publicView(await host.describe(selection, { wake: false }));
     const permitted = auth.permissions.permitted(
       host.declaredToolsets().map((t) => t.name),
       caller.scopes,
