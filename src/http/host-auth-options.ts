@@ -94,9 +94,12 @@ export function tokenVerifierFrom(auth: HostAuthOptions): TokenVerifier {
   const shared = { ...optional("allowInsecureHttp", auth.allowInsecureHttp), ...optional("clock", auth.clock) };
   const requiredScopes = auth.requiredScopes === undefined ? {} : { requiredScopes: [...auth.requiredScopes] };
   if (auth.verifier !== undefined) {
-    const extra = [...JWT_KEYS, "introspection"].filter((key) => auth[key as keyof HostAuthOptions] !== undefined);
-    if (extra.length > 0)
-      throw authConfigError(`auth: \`verifier\` is given together with ${extra.map((k) => `\`${k}\``).join(", ")}; give one way to verify tokens`);
+    const extra = [...JWT_KEYS, "audience", "introspection"].filter((key) => auth[key as keyof HostAuthOptions] !== undefined);
+    if (extra.length > 0) {
+      throw authConfigError(
+        `auth: \`verifier\` is given together with ${extra.map((k) => `\`${k}\``).join(", ")}, which it would ignore; give one way to verify tokens (publish the authorization server with \`authorizationServers\`)`,
+      );
+    }
     if (typeof auth.verifier.verify !== "function")
       throw authConfigError("auth.verifier must be a TokenVerifier (jwtVerifier, introspectionVerifier or customVerifier)");
     return withRequiredScopes(auth.verifier, auth.requiredScopes ?? []);

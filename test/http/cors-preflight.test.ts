@@ -33,14 +33,14 @@ async function authorizationServer(): Promise<AuthorizationServer> {
 }
 
 /** What a browser sends before a cross-origin 2026-07-28 tools/call (Mcp-Param-City mirrors a tool argument). */
-export const PREFLIGHT_HEADERS = {
+const PREFLIGHT_HEADERS = {
   origin: APP,
   "access-control-request-method": "POST",
   "access-control-request-headers": "authorization,content-type,mcp-method,mcp-name,mcp-param-city,mcp-protocol-version,x-mcp-toolsets",
 };
 
 /** A 2026-07-28 tools/call as a browser would POST it after the preflight. */
-export function modernCall(origin: string, extra: Record<string, string> = {}) {
+function modernCall(origin: string, extra: Record<string, string> = {}) {
   return {
     method: "POST",
     headers: {
@@ -70,7 +70,7 @@ export function modernCall(origin: string, extra: Record<string, string> = {}) {
   };
 }
 
-export function headerList(value: string | string[] | undefined): string[] {
+function headerList(value: string | string[] | undefined): string[] {
   return String(value ?? "")
     .split(",")
     .map((h) => h.trim().toLowerCase())
