@@ -8,7 +8,7 @@ export type { HostInput } from "./host/build-host.js";
 export { McpHost } from "./host/host.js";
 export { connectInProcess } from "./host/in-process.js";
 export type { InProcessConnection, InProcessOptions } from "./host/in-process.js";
-export type { OfferChange, OfferedTool, HostContents } from "./host/host.js";
+export type { OfferChange, OfferedTool, HostContents, BuildOptions } from "./host/host.js";
 export type { HostOptions } from "./host/host-options.js";
 export type { BuiltServer, ServerFactory, ServerFactoryParts, NodeHandler } from "./host/built-server.js";
 export type { HostDescription, ToolsetDescription, ExtensionDescription, UnavailableDescription } from "./host/describe.js";
@@ -39,6 +39,36 @@ export type { ListenOptions, ListeningHost } from "./http/listen.js";
 export type { HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "./http/http-options.js";
 export { healthOf } from "./http/health.js";
 export type { Health } from "./http/health.js";
+export { mcpCors } from "./http/cors.js";
+export { tokenVerifierFrom } from "./http/host-auth-options.js";
+export type { HostAuthOptions, HostIntrospectionOptions } from "./http/host-auth-options.js";
+
+// Token verification building blocks (DESIGN.md §9): for the `auth` option's `verifier` and a serverFactory's chain.
+export {
+  bearerAuth,
+  callerOf,
+  customVerifier,
+  introspectionVerifier,
+  jwtVerifier,
+  protectedResourceMetadata,
+  insufficientScope,
+  tokenRefused,
+  verifierUnavailable,
+  toAuthInfo,
+  asOAuthTokenVerifier,
+} from "./http/auth/index.js";
+export type {
+  BearerAuthOptions,
+  TokenVerifier,
+  VerifiedCaller,
+  JwtVerifierOptions,
+  IntrospectionVerifierOptions,
+  CustomVerify,
+  CustomVerifierOptions,
+  AuthInfoLike,
+  ProtectedResourceMetadataOptions,
+  TokenRefusalReason,
+} from "./http/auth/index.js";
 
 export { cleanName, qualifiedName } from "./names.js";
 // SDK errors a handler may also throw directly (the root's invalidParams / resourceNotFound are the light form).

@@ -61,6 +61,18 @@ describe("entry points", () => {
     const names = result.stdout.trim().split(",");
     for (const name of ["buildHost", "McpHost", "loadExtensions", "discoverExtensions", "parseSelection", "createHostApp", "listenHost", "healthOf"])
       assert.ok(names.includes(name), name);
+    // What a deployment composes for token verification and CORS (DESIGN.md §9).
+    for (const name of [
+      "bearerAuth",
+      "callerOf",
+      "jwtVerifier",
+      "introspectionVerifier",
+      "customVerifier",
+      "protectedResourceMetadata",
+      "mcpCors",
+      "tokenVerifierFrom",
+    ])
+      assert.ok(names.includes(name), name);
     for (const seam of ["serveSelections", "setHandlerFactory", "buildActive", "reportFailed", "compiledOf", "OPEN_SERVING"])
       assert.ok(!names.includes(seam), `${seam} is internal`);
   });

@@ -36,6 +36,11 @@ export interface ToolsetSpec {
 export interface SelectionView {
   readonly active: readonly string[];
   readonly unknown: readonly string[];
+  /**
+   * The declared toolsets this caller may reach, when the deployment guards toolsets with token scopes
+   * (`auth.toolsetScopes`); absent when nothing is guarded.
+   */
+  readonly permitted?: readonly string[];
 }
 
 /** Per-request facts and abilities shared by tool, resource and prompt handlers. */

@@ -41,6 +41,17 @@ export interface HostContents {
   failures?: readonly FailureRecord[];
 }
 
+/** How `build` and `describe` treat one caller (DESIGN.md §9). */
+export interface BuildOptions {
+  /**
+   * The declared toolsets this caller may reach: the active set is narrowed to them (a narrowed set is simply
+   * another build), only they are woken, and `describe` lists only them. Default: every toolset.
+   */
+  permitted?: readonly string[];
+  /** Set up dormant extensions the selection names (default true); false builds what is ready now. */
+  wake?: boolean;
+}
+
 type Listener<T> = (value: T) => void;
 type Lifecycle = "new" | "started" | "stopped";
 
@@ -214,15 +225,18 @@ export class McpHost {
   }
 
   /**
-   * The BuiltServer for a selection: from the cache when the same active set was built before.
+   * The BuiltServer for a selection: from the cache when the same active set was built before. With
+   * `permitted`, the build holds only those toolsets, so nothing else is callable through it.
    * @example
    * const built = await host.build(parseSelection("only=spaces")); built.toolNames;
+   * const narrowed = await host.build(parseSelection("only=spaces,admin"), { permitted: ["spaces"] }); narrowed.toolsets // ["spaces"]
    */
-  async build(selection: Selection): Promise<BuiltServer> {
+  async build(selection: Selection, options: BuildOptions = {}): Promise<BuiltServer> {
     this.ensureRunning();
-    await this.wake([...selection.named, ...(selection.only ?? [])]);
+    const permitted = options.permitted === undefined ? undefined : new Set(options.permitted);
+    if (options.wake !== false) await this.wake([...selection.named, ...(selection.only ?? [])].filter((name) => permitted?.has(name) ?? true));
     const { active, unknown } = this.activeFor(selection);
-    return builtServerOf(await this.compiled(active), unknown);
+    return builtServerOf(await this.compiled(permitted ? active.filter((name) => permitted.has(name)) : active), unknown);
   }
 
   /** What extensions report as unavailable right now (the gateway's upstream servers that are down). */
@@ -237,13 +251,14 @@ export class McpHost {
 
   /**
    * What a selection offers: toolsets (with `active`), tools, unknown names, extension statuses. Builds (and so
-   * wakes `onToolset` extensions) as a side effect.
+   * wakes `onToolset` extensions) as a side effect. With `permitted`, it is one caller's view: only the toolsets
+   * it may reach are listed.
    * @example
    * (await host.describe(parseSelection("nosuch"))).unknown // ["nosuch"]
    */
-  async describe(selection: Selection): Promise<HostDescription> {
-    const built = await this.build(selection);
-    return this.describeActive(built.toolsets, built.unknown, built.toolNames);
+  async describe(selection: Selection, options: BuildOptions = {}): Promise<HostDescription> {
+    const built = await this.build(selection, options);
+    return this.describeActive(built.toolsets, built.unknown, built.toolNames, options.permitted);
   }
 
   /** Attaches the serving layer (see serving-port.ts); refuses a second one while the first is attached. */
@@ -301,7 +316,7 @@ export class McpHost {
         requestState: this.requestState,
         serverFactory: this.options.serverFactory,
         handler: this.forwarder(active),
-        describe: (a, unknown, tools) => this.describeActive(a, unknown, tools),
+        describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
       }),
     );
   }
@@ -312,8 +327,10 @@ export class McpHost {
     return (req, res, next) => (this.port ? this.port.handle(toolsets, req, res, next) : answerNotServed(res));
   }
 
-  private describeActive(active: readonly string[], unknown: readonly string[], tools: readonly string[]): HostDescription {
-    return describeFrom({ declared: this.declaredToolsets(), active, tools, unknown, extensions: this.extensionStatuses(), unavailable: this.unavailable() });
+  private describeActive(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription {
+    const reachable = permitted === undefined ? undefined : new Set(permitted);
+    const declared = reachable ? this.declaredToolsets().filter((t) => reachable.has(t.name)) : this.declaredToolsets();
+    return describeFrom({ declared, active, tools, unknown, extensions: this.extensionStatuses(), unavailable: this.unavailable() });
   }
 
   /** Which toolsets are default or always-on: when this changes, every URL may resolve differently. */

@@ -1,21 +1,19 @@
 /**
- * createHostApp: the express app that serves a host over HTTP (DESIGN.md §8). It owns the edge — Host/Origin
- * checks, CORS, body limits, malformed JSON — then resolves the selection, builds (from the cache) and hands the
- * request to what the serverFactory made for that selection. A client's mistake never gets a 500.
+ * createHostApp: the express app that serves a host over HTTP (DESIGN.md §8). It owns the edge — the Host check,
+ * CORS, the Origin check (a CORS origin is an allowed origin), token verification when `auth` is on (§9), body
+ * limits, malformed JSON — then resolves the selection, builds (from the cache) what the caller may reach and
+ * hands the request to what the serverFactory made for that selection. A client's mistake never gets a 500.
  */
-import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { isMcpHostError, messageOf } from "../errors.js";
-import { compiledOf } from "../host/built-server.js";
 import type { McpHost } from "../host/host.js";
-import { assertNoUnknownToolsets } from "../host/selection.js";
-import { markLongLived } from "./connection-tracker.js";
-import { dnsRebindingProtection } from "./dns-rebinding.js";
-import { healthOf } from "./health.js";
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, type HostAppOptions } from "./http-options.js";
+import { mcpCors } from "./cors.js";
+import { hostCheck, originCheck } from "./dns-rebinding.js";
+import { createHostAuth, type HostAuth } from "./host-auth.js";
+import type { HostAppOptions } from "./http-options.js";
+import { healthRoute, toolsetsRoute } from "./info-routes.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
-import { attachScope } from "./request-scope.js";
-import { selectionOf } from "./request-selection.js";
+import { mcpRoute } from "./mcp-route.js";
 import { SelectionEndpoints } from "./selection-endpoints.js";
 
 export interface HostApp {
@@ -28,88 +26,54 @@ export interface HostApp {
   close(): Promise<void>;
 }
 
-function bodyErrors(maxBodyBytes: number) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
-    const type = (error as { type?: string }).type;
-    if (type === "entity.too.large") {
-      sendJsonRpcError(res, 413, -32600, `Request body too large: the limit is ${maxBodyBytes} bytes (http.maxBodyBytes).`);
-      return;
-    }
-    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
-      sendJsonRpcError(res, 400, -32700, "Parse error: the request body is not valid JSON.");
-      return;
-    }
-    next(error);
-  };
+/** Warns once about toolset scopes that guard nothing: a typo there leaves the real toolset open to every token. */
+function warnUnguarded(host: McpHost, auth: HostAuth): void {
+  const declared = new Set(host.declaredToolsets().map((t) => t.name));
+  const stray = auth.permissions.guardedToolsets.filter((name) => !declared.has(name));
+  if (stray.length === 0) return;
+  host.logger
+    .child("http")
+    .warn(`auth.toolsetScopes names toolsets no extension declares (${stray.join(", ")}); check the names, a misspelt one guards nothing`, {
+      toolsets: stray,
+    });
+}
+
+function isPreflight(req: Request): boolean {
+  return req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
 }
 
 /**
  * @example
  * const { app } = createHostApp(host, { path: "/mcp" }); app.listen(3000, "127.0.0.1");
+ * createHostApp(host, { auth: { issuer, audience: "https://mcp.example.com/mcp", jwksUri }, cors: { origin: ["https://app.example.com"] } });
  */
 export function createHostApp(host: McpHost, options: HostAppOptions = {}): HostApp {
   const path = options.path ?? "/mcp";
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const logger = host.logger.child("http");
-  const endpoints = new SelectionEndpoints(host, options);
+  const auth = options.auth === undefined ? undefined : createHostAuth(options.auth, { path, logger: logger.child("auth") });
+  if (auth !== undefined) warnUnguarded(host, auth);
+  const endpoints = new SelectionEndpoints(host, options, auth);
+  const checked = options.dnsRebindingProtection !== false;
   const app = express();
   app.disable("x-powered-by");
-  if (options.dnsRebindingProtection !== false) {
+  if (checked) app.use(hostCheck(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}));
+  // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
+  if (auth?.metadata !== undefined) app.use(auth.metadata);
+  if (options.cors) app.use(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
+  if (checked) {
+    // A custom serverFactory may bring its own CORS: the MCP path's Origin is then checked after it, by the selection.
+    const factoryCors = host.options.serverFactory !== undefined;
+    const mcpPath = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/+$/, "")}/?$`, "i");
     app.use(
-      dnsRebindingProtection({
-        ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-        ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
-      }),
+      originCheck({ ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), defer: (req) => factoryCors && mcpPath.test(req.path) }),
     );
   }
-  if (options.cors) {
-    const base = options.cors === true ? { origin: true } : options.cors;
-    app.use(cors({ allowedHeaders: CORS_ALLOWED_HEADERS, exposedHeaders: CORS_EXPOSED_HEADERS, ...base }));
-  }
-  app.use(express.json({ limit: maxBodyBytes, type: ["application/json", "application/*+json"] }));
-  app.use(bodyErrors(maxBodyBytes));
+  // The preflight of an allowed origin, answered once the Origin check has passed (CORS set its headers above).
+  if (options.cors) app.use((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
 
-  app.get("/healthz", (_req, res) => {
-    res.json(healthOf(host));
-  });
-
-  app.get("/toolsets", async (req, res, next) => {
-    try {
-      const selection = selectionOf(req, options.selection);
-      if (options.selection?.strict)
-        assertNoUnknownToolsets(
-          host.activeFor(selection).unknown,
-          host.declaredToolsets().map((t) => t.name),
-        );
-      res.json(await host.describe(selection));
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  app.all(path, async (req, res, next) => {
-    if (req.method === "POST" && !req.is(["application/json", "application/*+json"])) {
-      sendJsonRpcError(res, 415, -32700, 'Unsupported Media Type: an MCP request is a JSON-RPC message sent with "Content-Type: application/json".');
-      return;
-    }
-    try {
-      if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
-      const selection = selectionOf(req, options.selection);
-      const built = await host.build(selection);
-      if (built.unknown.length > 0) {
-        if (options.selection?.strict)
-          assertNoUnknownToolsets(
-            built.unknown,
-            host.declaredToolsets().map((t) => t.name),
-          );
-        logger.warn(`MCP client asked for unknown toolsets: ${built.unknown.join(", ")}`, { unknown: [...built.unknown] });
-      }
-      attachScope(req, { compiled: compiledOf(built), unknown: built.unknown });
-      await built.server(req, res, next);
-    } catch (error) {
-      next(error);
-    }
-  });
+  app.get("/healthz", healthRoute(host, auth));
+  app.get("/toolsets", ...toolsetsRoute(host, options, auth));
+  app.all(path, ...mcpRoute(host, options, auth));
 
   app.use((req, res) => {
     sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);

@@ -1,8 +1,11 @@
 /**
  * DNS-rebinding protection (DESIGN.md §8): a browser page on evil.example.com that resolves to 127.0.0.1 must not
  * reach a local MCP server. The Host header must name loopback or an allowed host; an Origin, when sent, must be
- * a loopback origin or an allowed one. Both are refused with 403 and a message that says how to allow them.
+ * a loopback origin, an allowed one, or one a CORS layer accepted for this request (a configured CORS origin is
+ * an allowed origin — whether CORS runs at the edge or in a serverFactory). Both are refused with 403 and a
+ * message that says how to allow them.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 
@@ -19,13 +22,46 @@ function hostnameOfHostHeader(host: string): string {
   return host.split(":")[0] ?? "";
 }
 
+/** Origins accepted besides loopback ones, normalised for comparison. */
+export function originSet(origins: readonly string[] | undefined): ReadonlySet<string> {
+  return new Set((origins ?? []).map((o) => o.toLowerCase().replace(/\/$/, "")));
+}
+
 /**
+ * True when the request sends no Origin, or a loopback or listed one, or one the response already allows by CORS
+ * (`Access-Control-Allow-Origin` naming it, or `*`).
  * @example
- * app.use(dnsRebindingProtection({ allowedHosts: ["mcp.example.com"], allowedOrigins: [] }));
+ * if (!originAllowed(req, res, originSet(["https://app.example.com"]))) refuseOrigin(res, req.headers.origin!);
  */
-export function dnsRebindingProtection(options: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] }) {
+export function originAllowed(req: IncomingMessage, res: ServerResponse, allowed: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined || allowed.has(origin.toLowerCase())) return true;
+  const cors = res.getHeader("access-control-allow-origin");
+  if (cors === "*" || (typeof cors === "string" && cors.toLowerCase() === origin.toLowerCase())) return true;
+  try {
+    return isLoopbackHostname(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Answers 403 for an Origin that is not allowed. */
+export function refuseOrigin(res: ServerResponse, origin: string): void {
+  sendJsonRpcError(
+    res,
+    403,
+    -32000,
+    `Forbidden: Origin "${origin}" is not allowed. Add it to http.allowedOrigins, or to http.cors for a browser app, to serve it.`,
+  );
+}
+
+/**
+ * The Host check alone.
+ * @example
+ * app.use(hostCheck({ allowedHosts: ["mcp.example.com"] }));
+ */
+export function hostCheck(options: { allowedHosts?: readonly string[] }) {
   const hosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
-  const origins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, "")));
   return (req: Request, res: Response, next: NextFunction): void => {
     const hostHeader = req.headers.host ?? "";
     const hostname = hostnameOfHostHeader(hostHeader).toLowerCase();
@@ -33,21 +69,33 @@ export function dnsRebindingProtection(options: { allowedHosts?: readonly string
       sendJsonRpcError(res, 403, -32000, `Forbidden: Host "${hostname}" is not allowed. Add it to http.allowedHosts to serve it.`);
       return;
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      let allowed = origins.has(origin.toLowerCase());
-      if (!allowed) {
-        try {
-          allowed = isLoopbackHostname(new URL(origin).hostname);
-        } catch {
-          allowed = false;
-        }
-      }
-      if (!allowed) {
-        sendJsonRpcError(res, 403, -32000, `Forbidden: Origin "${origin}" is not allowed. Add it to http.allowedOrigins to serve it.`);
-        return;
-      }
+    next();
+  };
+}
+
+/**
+ * The Origin check alone; `defer(req)` leaves a request to a later check (the selection's, after the serverFactory).
+ * @example
+ * app.use(originCheck({ allowedOrigins: ["https://app.example.com"] }));
+ */
+export function originCheck(options: { allowedOrigins?: readonly string[]; defer?: (req: Request) => boolean }) {
+  const origins = originSet(options.allowedOrigins);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!originAllowed(req, res, origins) && !options.defer?.(req)) {
+      refuseOrigin(res, req.headers.origin ?? "");
+      return;
     }
     next();
   };
+}
+
+/**
+ * Both checks, Host first.
+ * @example
+ * app.use(dnsRebindingProtection({ allowedHosts: ["mcp.example.com"], allowedOrigins: [] }));
+ */
+export function dnsRebindingProtection(options: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] }) {
+  const host = hostCheck(options);
+  const origin = originCheck(options);
+  return (req: Request, res: Response, next: NextFunction): void => host(req, res, (error?: unknown) => (error ? next(error) : origin(req, res, next)));
 }

@@ -3,6 +3,7 @@
  */
 import type { CorsOptions } from "cors";
 import type { Clock } from "../clock.js";
+import type { HostAuthOptions } from "./host-auth-options.js";
 
 /** How 2025-era clients are served: with sessions, without, or not at all. */
 export type LegacyMode = "stateful" | "stateless" | "reject";
@@ -39,22 +40,12 @@ export interface HostAppOptions extends LegacyServingOptions {
   allowedOrigins?: string[];
   /** Check Host and Origin (default true). */
   dnsRebindingProtection?: boolean;
-  /** CORS, off unless given: `{ origin: [...] }` or `true` for any origin. */
+  /** CORS, off unless given: `{ origin: [...] }` or `true` for any origin. A CORS origin is an allowed origin. */
   cors?: CorsOptions | boolean;
   selection?: SelectionOptions;
+  /**
+   * Bearer-token verification for every selection (DESIGN.md §9), in the shape of the config file's `auth:`
+   * section (plus `verifier`, `publicBaseUrl`…). Absent: no token is asked for.
+   */
+  auth?: HostAuthOptions;
 }
-
-/** Headers a browser client may send and must be able to read (DESIGN.md §8). */
-export const CORS_ALLOWED_HEADERS = [
-  "Content-Type",
-  "Accept",
-  "Authorization",
-  "Mcp-Session-Id",
-  "MCP-Protocol-Version",
-  "Mcp-Method",
-  "Mcp-Name",
-  "Mcp-Param-*",
-  "Last-Event-ID",
-  "X-MCP-Toolsets",
-];
-export const CORS_EXPOSED_HEADERS = ["Mcp-Session-Id", "MCP-Protocol-Version", "WWW-Authenticate"];

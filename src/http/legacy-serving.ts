@@ -2,7 +2,8 @@
  * Serving the 2025 era over HTTP with sessions (DESIGN.md §8, `http.legacy: stateful`): an `initialize` opens a
  * session bound to its selection's build; later requests carry `Mcp-Session-Id` and reach that session's
  * transport. A session that belongs to another selection, an unknown session, or a request without one gets a
- * JSON-RPC error that says what to do.
+ * JSON-RPC error that says what to do. A session opened with a verified token is bound to its subject: another
+ * caller's request on it is answered as for an unknown session (MCP guidance on session hijacking), and runs nothing.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -10,7 +11,6 @@ import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextpr
 import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Logger } from "../logger.js";
 import { createSdkServer } from "../host/protocol/sdk-server.js";
-import { selectionKey } from "../host/selection.js";
 import type { HostServing } from "../host/serving-port.js";
 import { bodyOf, header, looksModern } from "./era-sniff.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
@@ -25,7 +25,7 @@ export interface LegacyServing {
   maxBodyBytes: number;
 }
 
-async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<void> {
+async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<void> {
   const { sessions } = ctx;
   if (sessions.size >= sessions.maxSessions) {
     ctx.logger.warn(`legacy session limit (${sessions.maxSessions}) reached; refusing a new session`, { code: "HTTP_SESSION_LIMIT" });
@@ -48,6 +48,8 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
       session = {
         id,
         toolsets: compiled.toolsets,
+        selection: key,
+        ...(scope.subject === undefined ? {} : { subject: scope.subject }),
         unknown,
         transport,
         server,
@@ -65,7 +67,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
   };
   const server = createSdkServer(() => session?.protocol ?? compiled.protocol, {
     era: "legacy",
-    selection: { active: compiled.toolsets, unknown },
+    selection: { active: compiled.toolsets, unknown, ...(scope.permitted === undefined ? {} : { permitted: scope.permitted }) },
     subscriptions,
     ...(scope.authInfo ? { authInfo: scope.authInfo } : {}),
   });
@@ -78,13 +80,31 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
   }
 }
 
-async function continueSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, sessionId: string): Promise<void> {
+const SESSION_NOT_FOUND = "Session not found: it ended or expired. Start a new session with initialize (without an Mcp-Session-Id header).";
+
+async function continueSession(
+  ctx: LegacyServing,
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: string,
+  sessionId: string,
+  subject: string | undefined,
+): Promise<void> {
   const session = ctx.sessions.get(sessionId);
   if (!session) {
-    sendJsonRpcError(res, 404, -32001, "Session not found: it ended or expired. Start a new session with initialize (without an Mcp-Session-Id header).");
+    sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
     return;
   }
-  if (selectionKey(session.toolsets) !== key) {
+  if (session.subject !== subject) {
+    // The same answer as for a session that does not exist: a stolen id tells its holder nothing.
+    ctx.logger.warn("a legacy session was presented by a caller other than the one that opened it; refused", {
+      session: session.id.slice(0, 8),
+      method: req.method ?? "",
+    });
+    sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
+    return;
+  }
+  if (session.selection !== key) {
     sendJsonRpcError(res, 400, -32000, "This session was started on another selection of toolsets; use the URL it was started on, or start a new session.");
     return;
   }
@@ -101,10 +121,11 @@ async function continueSession(ctx: LegacyServing, req: IncomingMessage, res: Se
  * @example
  * if (await serveLegacy(ctx, req, res, "time,text", scope)) return;
  */
-export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<boolean> {
+export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, endpointKey: string, scope: RequestScope): Promise<boolean> {
+  const key = scope.requested ?? endpointKey;
   const sessionId = header(req, "mcp-session-id");
   if (sessionId !== undefined) {
-    await continueSession(ctx, req, res, key, sessionId);
+    await continueSession(ctx, req, res, key, sessionId, scope.subject);
     return true;
   }
   if (req.method !== "POST") return false;
@@ -112,7 +133,7 @@ export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res:
   if (looksModern(req, body)) return false;
   if (!(await isLegacyRequest(await toWebRequest(req as never, body), body, { maxRequestBodySize: ctx.maxBodyBytes }))) return false;
   if (isInitializeRequest(body)) {
-    await openSession(ctx, req, res, scope);
+    await openSession(ctx, req, res, key, scope);
     return true;
   }
   sendJsonRpcError(res, 400, -32000, "Bad Request: no session. A 2025-era client must start with initialize; send Mcp-Session-Id on later requests.");

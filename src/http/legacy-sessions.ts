@@ -13,6 +13,10 @@ export interface LegacySession {
   readonly id: string;
   /** The active toolsets of the selection the session started on. */
   readonly toolsets: readonly string[];
+  /** The key of the selection of the URL it was opened on (see RequestScope.requested). */
+  readonly selection: string;
+  /** The subject of the token that opened it (with auth); only that subject may use it. */
+  readonly subject?: string;
   readonly unknown: readonly string[];
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;

@@ -10,7 +10,17 @@ import type { CompiledBuild } from "../host/build/compiled-build.js";
 export interface RequestScope {
   readonly compiled: CompiledBuild;
   readonly unknown: readonly string[];
+  /** The verified caller's facts, token removed. */
   readonly authInfo?: AuthInfo;
+  /** The declared toolsets the caller may reach (with toolset permissions on). */
+  readonly permitted?: readonly string[];
+  /** The verified caller's subject: a legacy session is bound to it. */
+  readonly subject?: string;
+  /**
+   * The key of the selection as the URL resolves before the caller's permissions narrow it: a legacy session
+   * belongs to the URL it was opened on, while what it serves is what its opener could reach.
+   */
+  readonly requested?: string;
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();

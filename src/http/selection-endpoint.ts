@@ -11,11 +11,12 @@ import { createMcpHandler, type McpHttpHandler, type McpRequestContext } from "@
 import type { Logger } from "../logger.js";
 import { createSdkServer } from "../host/protocol/sdk-server.js";
 import type { HostServing } from "../host/serving-port.js";
-import { bodyOf } from "./era-sniff.js";
+import { bodyOf, header } from "./era-sniff.js";
 import type { LegacyMode } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
 import { requestScope, scopeOf, type RequestScope } from "./request-scope.js";
+import type { Admission, SelectionGuard } from "./selection-guard.js";
 
 /** What every endpoint of one app shares. */
 export interface EndpointContext {
@@ -24,6 +25,19 @@ export interface EndpointContext {
   serving: HostServing;
   logger: Logger;
   maxBodyBytes: number;
+  guard: SelectionGuard;
+}
+
+/** The scope the edge attached, with what the guard learned (the guard's word wins: it runs last). */
+function withAdmission(scope: RequestScope, admission: Admission): RequestScope {
+  return {
+    compiled: scope.compiled,
+    unknown: scope.unknown,
+    ...(scope.requested === undefined ? {} : { requested: scope.requested }),
+    ...(admission.authInfo === undefined ? {} : { authInfo: admission.authInfo }),
+    ...(admission.subject === undefined ? {} : { subject: admission.subject }),
+    ...(admission.permitted === undefined ? {} : { permitted: admission.permitted }),
+  };
 }
 
 export class SelectionEndpoint {
@@ -53,7 +67,12 @@ export class SelectionEndpoint {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.inFlight += 1;
     res.once("close", () => (this.inFlight -= 1));
-    const scope = scopeOf(req) ?? { compiled: await this.context.serving.compiled(this.toolsets), unknown: [] };
+    const admission = await this.context.guard.admit(req, res);
+    if (admission === undefined) return;
+    // A legacy session keeps the permissions it was opened with; anything else must be within the caller's.
+    const continuing = this.context.legacy === "stateful" && header(req, "mcp-session-id") !== undefined;
+    if (!continuing && !this.context.guard.covers(this.toolsets, admission, req, res)) return;
+    const scope = withAdmission(scopeOf(req) ?? { compiled: await this.context.serving.compiled(this.toolsets), unknown: [] }, admission);
     if (this.context.legacy === "stateful" && (await serveLegacy(this.context.legacyServing, req, res, this.key, scope))) return;
     if ((req.method === "GET" || req.method === "DELETE") && this.context.legacy !== "stateless") {
       sendJsonRpcError(
@@ -77,7 +96,7 @@ export class SelectionEndpoint {
     const authInfo = ctx.authInfo ?? scope.authInfo;
     return createSdkServer(scope.compiled.protocol, {
       era: ctx.era,
-      selection: { active: scope.compiled.toolsets, unknown: scope.unknown },
+      selection: { active: scope.compiled.toolsets, unknown: scope.unknown, ...(scope.permitted === undefined ? {} : { permitted: scope.permitted }) },
       ...(authInfo ? { authInfo } : {}),
     });
   }

@@ -8,9 +8,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpHost, OfferChange } from "../host/host.js";
 import { selectionKey } from "../host/selection.js";
 import { OPEN_SERVING, type HostServing, type ServingPort } from "../host/serving-port.js";
+import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
+import { SelectionGuard } from "./selection-guard.js";
 
 export class SelectionEndpoints implements ServingPort {
   readonly sessions: LegacySessionStore;
@@ -20,7 +22,7 @@ export class SelectionEndpoints implements ServingPort {
   private readonly maxEndpoints: number;
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(host: McpHost, options: HostAppOptions = {}) {
+  constructor(host: McpHost, options: HostAppOptions = {}, auth?: HostAuth) {
     const logger = host.logger.child("http");
     this.maxEndpoints = host.options.maxBuilds ?? 256;
     this.sessions = new LegacySessionStore({
@@ -37,6 +39,12 @@ export class SelectionEndpoints implements ServingPort {
       serving: this.serving,
       logger,
       maxBodyBytes,
+      guard: new SelectionGuard({
+        checkOrigin: options.dnsRebindingProtection !== false,
+        ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+        ...(auth ? { auth } : {}),
+        declared: () => host.declaredToolsets().map((t) => t.name),
+      }),
     };
     this.unsubscribe = [host.onOfferChange((change) => this.offerChanged(change)), host.onResourceUpdated((uri) => this.resourceUpdated(uri))];
   }

@@ -49,7 +49,7 @@ export interface CompileInput {
   /** The selection's MCP handler, as the host forwards it to whatever serves it. */
   handler: NodeHandler;
   /** Reads the host's description at call time (for `list_server_toolsets`). */
-  describe(active: readonly string[], unknown: readonly string[], tools: readonly string[]): HostDescription;
+  describe(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription;
 }
 
 /** The toolsets a build's gathered contents put something into. */
@@ -74,7 +74,7 @@ export function compileBuild(input: CompileInput): CompiledBuild {
   // Declared toolsets are read when the tool is called, as describe() reads them: a build of an unrelated toolset
   // survives another extension's offer change, and must not report the catalog as it was when it was built.
   if (input.toolsetsTool && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME)) {
-    extra.push(toolsetsTool((active, unknown) => input.describe(active, unknown, toolNames)));
+    extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted)));
   }
   const tables = compileTables(draft, logger, extra);
   toolNames = tables.tools.map((t) => t.name);

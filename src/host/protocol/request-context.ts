@@ -1,7 +1,8 @@
 /**
  * Builds the context a tool, resource or prompt handler receives from the SDK's per-request context and the
  * facts the host knows about the request (era, caller, selection). Sending to the client never throws into a
- * handler: a closed stream must not turn a finished result into an error.
+ * handler: a closed stream must not turn a finished result into an error. The caller's raw bearer token never
+ * reaches a handler (DESIGN.md §9): passing it on to another service is the token-passthrough anti-pattern.
  */
 import type { AuthInfo, ClientCapabilities, LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";
@@ -17,6 +18,16 @@ export interface ServeRequestInfo {
   selection: SelectionView;
   /** Legacy sessions: where `resources/subscribe` records the URIs this session follows. */
   subscriptions?: Set<string>;
+}
+
+/**
+ * The caller as a handler sees it: the verified facts (client, scopes, expiry, resource, subject and claims in
+ * `extra`) with `token` emptied, whatever the transport put there.
+ * @example
+ * withoutToken({ token: "eyJ…", clientId: "app", scopes: ["mcp"] }) // { token: "", clientId: "app", scopes: ["mcp"] }
+ */
+export function withoutToken(auth: AuthInfo): AuthInfo {
+  return auth.token === "" ? auth : { ...auth, token: "" };
 }
 
 function clientCapabilitiesOf(sdk: ServerContext, server: Server, info: ServeRequestInfo): ClientCapabilities | undefined {
@@ -41,7 +52,9 @@ export function requestContext(parts: {
   logger: Logger;
 }): RequestContext {
   const { sdk, server, info } = parts;
-  const auth = info.authInfo ?? sdk.http?.authInfo;
+  // The request's own (a legacy session's later requests carry their own, fresher token) before the session's.
+  const seen = sdk.http?.authInfo ?? info.authInfo;
+  const auth = seen === undefined ? undefined : withoutToken(seen);
   const capabilities = clientCapabilitiesOf(sdk, server, info);
   return {
     extension: parts.extension,

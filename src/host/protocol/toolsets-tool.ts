@@ -1,6 +1,7 @@
 /**
  * `list_server_toolsets`: the tool the host adds to every build so a model can ask what this endpoint offers and
- * how to ask for more. Read-only and idempotent; it reports the caller's own selection, including its `unknown`.
+ * how to ask for more. Read-only and idempotent; it reports the caller's own selection, including its `unknown`,
+ * and only the toolsets the caller may reach.
  */
 import type { Tool } from "@modelcontextprotocol/server";
 import type { ToolHandler } from "../../extension/types.js";
@@ -12,9 +13,11 @@ export const TOOLSETS_TOOL_NAME = "list_server_toolsets";
 
 /**
  * @example
- * const tool = toolsetsTool((active, unknown) => host.describeActive(active, unknown, toolNames));
+ * const tool = toolsetsTool((active, unknown, permitted) => host.describeActive(active, unknown, toolNames, permitted));
  */
-export function toolsetsTool(describe: (active: readonly string[], unknown: readonly string[]) => HostDescription): CompiledTool {
+export function toolsetsTool(
+  describe: (active: readonly string[], unknown: readonly string[], permitted: readonly string[] | undefined) => HostDescription,
+): CompiledTool {
   const input = compileSchema({ type: "object", properties: {}, additionalProperties: false }, "input");
   const wire: Tool = {
     name: TOOLSETS_TOOL_NAME,
@@ -24,7 +27,8 @@ export function toolsetsTool(describe: (active: readonly string[], unknown: read
     annotations: { title: "List Server Toolsets", readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   };
   const handler: ToolHandler = (_args, ctx) => {
-    const answer = { ...describe(ctx.selection.active, ctx.selection.unknown), how_to_select: HOW_TO_SELECT[ctx.transport] };
+    // With toolset scopes, the answer is this caller's: toolsets its token does not reach are left out.
+    const answer = { ...describe(ctx.selection.active, ctx.selection.unknown, ctx.selection.permitted), how_to_select: HOW_TO_SELECT[ctx.transport] };
     return { content: [{ type: "text", text: JSON.stringify(answer, null, 2) }], structuredContent: answer };
   };
   return { name: TOOLSETS_TOOL_NAME, rawName: TOOLSETS_TOOL_NAME, toolset: "", extension: "mcp-host", wire, input, handler };

@@ -15,8 +15,11 @@ import { toAuthInfo, type TokenVerifier, type VerifiedCaller } from "./verified-
 
 export interface BearerAuthOptions {
   verifier: TokenVerifier;
-  /** The RFC 9728 metadata URL for a request (default: `protectedResourceMetadataUrl(req, { publicBaseUrl })`). */
-  resourceMetadataUrl?: (req: Request) => string;
+  /**
+   * The RFC 9728 metadata URL for a request (default: `protectedResourceMetadataUrl(req, { publicBaseUrl })`);
+   * undefined leaves `resource_metadata` out of the challenge (no metadata is published).
+   */
+  resourceMetadataUrl?: (req: Request) => string | undefined;
   /** The public origin clients use, when behind a proxy (used by the default resourceMetadataUrl). */
   publicBaseUrl?: string | URL;
   /** Scopes every request must carry, on top of the verifier's own. */

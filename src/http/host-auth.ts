@@ -1,0 +1,119 @@
+/**
+ * Token verification for a served host, assembled from the `auth` option (DESIGN.md §9): the verifier, the bearer
+ * gate every MCP request and `/toolsets` pass, the RFC 9728 metadata route, the toolset permissions, and the
+ * answers a selection gets when its token does not reach a toolset it names. The app and every selection's
+ * handler share one, so a request is checked the same way wherever it enters.
+ */
+import type { ServerResponse } from "node:http";
+import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
+import type { RequestHandler, Router } from "express";
+import { silentLogger, type Logger } from "../logger.js";
+import { bearerAuth } from "./auth/bearer-auth.js";
+import { bearerTokenOf } from "./auth/bearer-token.js";
+import { sendAuthFailure } from "./auth/challenge.js";
+import { protectedResourceMetadata } from "./auth/protected-resource-metadata.js";
+import { authConfigError, insufficientScope } from "./auth/refusals.js";
+import { publicBaseUrlOf, publicRequestUrl, publicResourceUrl, type AuthRequest } from "./auth/resource-url.js";
+import type { TokenVerifier, VerifiedCaller } from "./auth/verified-caller.js";
+import { tokenVerifierFrom, type HostAuthOptions } from "./host-auth-options.js";
+import { ToolsetPermissions } from "./toolset-permissions.js";
+
+export interface HostAuth {
+  readonly verifier: TokenVerifier;
+  readonly permissions: ToolsetPermissions;
+  readonly onInsufficientScope: "refuse" | "omit";
+  readonly publicToolsets: boolean;
+  /** Verifies the bearer token (setting `req.auth` and `callerOf(req)`) or answers 400/401/403/503. */
+  readonly require: RequestHandler;
+  /** The RFC 9728 route; absent when no authorization server is configured. */
+  readonly metadata: Router | undefined;
+  /** The caller of a request with a valid token, else undefined; never answers, never logs the token. */
+  callerIfAny(req: AuthRequest): Promise<VerifiedCaller | undefined>;
+  /** Answers 403 `insufficient_scope`: `missing` is what the token lacks, `needed` every scope the request needs. */
+  refuseScopes(req: AuthRequest, res: ServerResponse, missing: readonly string[], needed: readonly string[]): void;
+}
+
+/** The public base URL: as configured, else what `resource` implies when it ends with the MCP path. */
+function publicBaseOf(options: HostAuthOptions, path: string): URL | undefined {
+  if (options.publicBaseUrl !== undefined) return publicBaseUrlOf(options.publicBaseUrl, "auth");
+  if (options.resource === undefined) return undefined;
+  if (typeof options.resource !== "string" || !URL.canParse(options.resource))
+    throw authConfigError("auth.resource must be the absolute public URL of the MCP endpoint, e.g. https://mcp.example.com/mcp");
+  const resource = new URL(options.resource);
+  const tail = path.replace(/\/+$/, "");
+  const pathname = resource.pathname.replace(/\/+$/, "");
+  if (resource.search !== "" || !pathname.endsWith(tail)) return undefined;
+  return publicBaseUrlOf(`${resource.origin}${pathname.slice(0, pathname.length - tail.length)}`, "auth");
+}
+
+function checkMode(value: unknown): "refuse" | "omit" {
+  if (value === undefined) return "refuse";
+  if (value === "refuse" || value === "omit") return value;
+  throw authConfigError(`auth.onInsufficientScope must be "refuse" or "omit", got ${JSON.stringify(value)}`);
+}
+
+/**
+ * @example
+ * const auth = createHostAuth({ issuer, audience, jwksUri, toolsetScopes: { admin: ["mcp:admin"] } }, { path: "/mcp", logger });
+ * app.all("/mcp", auth.require, handler);
+ */
+export function createHostAuth(options: HostAuthOptions, context: { path: string; logger?: Logger }): HostAuth {
+  const verifier = tokenVerifierFrom(options);
+  const permissions = new ToolsetPermissions(options.toolsetScopes ?? {});
+  const onInsufficientScope = checkMode(options.onInsufficientScope);
+  const logger = context.logger ?? silentLogger;
+  const base = publicBaseOf(options, context.path);
+  const servers = [...(options.authorizationServers ?? (options.issuer === undefined ? [] : [options.issuer]))];
+  const metadata =
+    servers.length === 0
+      ? undefined
+      : protectedResourceMetadata({
+          authorizationServers: servers,
+          resourcePath: context.path,
+          ...(options.resource === undefined ? {} : { resource: options.resource }),
+          ...(base === undefined ? {} : { publicBaseUrl: base }),
+          ...(options.scopesSupported === undefined || options.scopesSupported.length === 0 ? {} : { scopesSupported: [...options.scopesSupported] }),
+          ...(options.allowInsecureHttp === undefined ? {} : { allowInsecureHttp: options.allowInsecureHttp }),
+        });
+  // Whatever the request's path (/toolsets, /MCP, /mcp/), the metadata named is the MCP endpoint's, query kept.
+  const metadataUrl = (req: AuthRequest): string | undefined => {
+    if (metadata === undefined) return undefined;
+    const publicUrl = base === undefined ? {} : { publicBaseUrl: base };
+    const resource = new URL(publicResourceUrl(req, context.path, publicUrl));
+    resource.search = publicRequestUrl(req, publicUrl).search;
+    return getOAuthProtectedResourceMetadataUrl(resource);
+  };
+  const require = bearerAuth({
+    verifier,
+    resourceMetadataUrl: metadataUrl,
+    logger,
+    ...(options.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: options.retryAfterSeconds }),
+  });
+  return {
+    verifier,
+    permissions,
+    onInsufficientScope,
+    publicToolsets: options.publicToolsets === true,
+    require,
+    metadata,
+    callerIfAny: async (req) => {
+      try {
+        return await verifier.verify(bearerTokenOf(req));
+      } catch {
+        return undefined;
+      }
+    },
+    refuseScopes: (req, res, missing, needed) => {
+      let resourceMetadataUrl: string | undefined;
+      try {
+        resourceMetadataUrl = metadataUrl(req);
+      } catch {
+        resourceMetadataUrl = undefined;
+      }
+      sendAuthFailure(res, insufficientScope(missing), {
+        ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+        scopes: [...new Set([...verifier.requiredScopes, ...needed])],
+      });
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * `/healthz` and `/toolsets` (DESIGN.md §8, §9). Without auth they answer anyone. With auth, `/healthz` without a
+ * valid token says only whether the service is up (extension errors and upstream names need a token), and
+ * `/toolsets` needs the token — unless `publicToolsets`, which serves the catalogue without errors, sources or
+ * upstream names to callers without one — and describes what this caller may reach.
+ */
+import type { Request, RequestHandler } from "express";
+import type { HostDescription } from "../host/describe.js";
+import type { McpHost } from "../host/host.js";
+import { assertNoUnknownToolsets } from "../host/selection.js";
+import { callerOf } from "./auth/bearer-auth.js";
+import { refuseQueryToken } from "./auth/bearer-token.js";
+import { sendAuthFailure } from "./auth/challenge.js";
+import { healthOf } from "./health.js";
+import type { HostAuth } from "./host-auth.js";
+import type { HostAppOptions } from "./http-options.js";
+import { selectionOf } from "./request-selection.js";
+
+/** The catalogue as anyone may read it: extension errors, sources and upstream names left out. */
+function publicView(description: HostDescription): HostDescription {
+  return {
+    ...description,
+    extensions: description.extensions.map(({ error: _error, source: _source, ...rest }) => rest),
+    unavailable: [],
+  };
+}
+
+/**
+ * @example
+ * app.get("/healthz", healthRoute(host, auth));
+ */
+export function healthRoute(host: McpHost, auth: HostAuth | undefined): RequestHandler {
+  return async (req, res) => {
+    const health = healthOf(host);
+    if (auth === undefined || (await auth.callerIfAny(req)) !== undefined) {
+      res.json(health);
+      return;
+    }
+    res.json({ status: health.status, service: health.service });
+  };
+}
+
+/**
+ * The handlers of `/toolsets`, in order.
+ * @example
+ * app.get("/toolsets", ...toolsetsRoute(host, options, auth));
+ */
+export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
+  const describe = async (req: Request): Promise<HostDescription> => {
+    const selection = selectionOf(req, options.selection);
+    if (options.selection?.strict)
+      assertNoUnknownToolsets(
+        host.activeFor(selection).unknown,
+        host.declaredToolsets().map((t) => t.name),
+      );
+    if (auth === undefined) return host.describe(selection);
+    const caller = callerOf(req);
+    // A caller without a token wakes nothing: what dormant extensions would add shows once someone with a token asks.
+    if (caller === undefined) return publicView(await host.describe(selection, { wake: false }));
+    const permitted = auth.permissions.permitted(
+      host.declaredToolsets().map((t) => t.name),
+      caller.scopes,
+    );
+    return host.describe(selection, { permitted });
+  };
+  const answer: RequestHandler = async (req, res, next) => {
+    try {
+      res.json(await describe(req));
+    } catch (error) {
+      next(error);
+    }
+  };
+  if (auth === undefined) return [answer];
+  // Public: a request without credentials gets the public catalogue; one that sends a token must send a good one.
+  const gate: RequestHandler = !auth.publicToolsets
+    ? auth.require
+    : (req, res, next) => {
+        if (req.headers.authorization !== undefined) return auth.require(req, res, next);
+        try {
+          refuseQueryToken(req.originalUrl);
+        } catch (error) {
+          sendAuthFailure(res, error);
+          return;
+        }
+        next();
+      };
+  return [gate, answer];
+}
