@@ -40,7 +40,7 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
     const cases: Array<[string[], string]> = [
       [
         ["frobnicate"],
-        'mcp-host: CLI_USAGE: unknown command "frobnicate"; the commands are serve, toolsets, stdio, check. Run "mcp-host --help" for the options.',
+        'mcp-host: CLI_USAGE: unknown command "frobnicate"; the commands are serve, toolsets, stdio, check, init, dev. Run "mcp-host --help" for the options.',
       ],
       [["serve", "--port", "abc"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "abc"'],
       [["serve", "--port", "70000"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "70000"'],
@@ -71,7 +71,7 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
       ],
       [
         ["--port", "3"],
-        'mcp-host: CLI_USAGE: a command comes first, e.g. "mcp-host serve --port"; the commands are serve, toolsets, stdio, check. Run "mcp-host --help" for the options.',
+        'mcp-host: CLI_USAGE: a command comes first, e.g. "mcp-host serve --port"; the commands are serve, toolsets, stdio, check, init, dev. Run "mcp-host --help" for the options.',
       ],
     ];
     const runs = await Promise.all(cases.map(([args]) => runCli(cleanup, args)));
@@ -85,7 +85,7 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
     assert.match(stdio.stdout, /^Usage: mcp-host stdio \[SELECTION\] \[options\]$/m);
     for (const option of ["--cwd DIR", "--log-level L", "--strict", "--config FILE", "--extension a,b"]) assert.ok(stdio.stdout.includes(option), option);
     for (const option of ["--port", "--host", "--cors", "--json"]) assert.ok(!stdio.stdout.includes(option), `stdio --help does not offer ${option}`);
-    assert.match(stdio.stdout, /default: info for serve, warn otherwise/);
+    assert.match(stdio.stdout, /default: info for serve and dev, warn otherwise/);
     const viaHelp = await runCli(cleanup, ["help", "stdio"]);
     assert.equal(viaHelp.stdout, stdio.stdout);
     const serve = await runCli(cleanup, ["serve", "-h"]);
