@@ -50,7 +50,7 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
       [["serve", "--frobnicate"], 'mcp-host: CLI_USAGE: unknown option "--frobnicate" for "mcp-host serve". Run "mcp-host serve --help" for the options.'],
       [
         ["stdio", "--port", "3000"],
-        'mcp-host: CLI_USAGE: --port is not an option of "mcp-host stdio" (it belongs to serve). Run "mcp-host stdio --help" for the options.',
+        'mcp-host: CLI_USAGE: --port is not an option of "mcp-host stdio" (it belongs to serve, dev). Run "mcp-host stdio --help" for the options.',
       ],
       [
         ["toolsets", "--watch"],
