@@ -5,7 +5,7 @@
  */
 import { McpHostError } from "../../errors.js";
 import { toolsetNameProblem } from "../../extension/toolset-name.js";
-import type { DynamicOffer, ExtensionContext, UnavailableReport } from "../../extension/types.js";
+import type { AuthStrategy, DynamicOffer, ExtensionContext, UnavailableReport } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import { changedToolsets, contributionsByToolset, dynamicFromOffer, type ExtensionRecord } from "./extension-record.js";
 
@@ -14,6 +14,8 @@ export interface ContextHooks {
   /** The toolsets whose contents changed (never empty). */
   offerChanged(touched: Set<string>): void;
   resourceUpdated(uri: string): void;
+  /** The auth strategies the registered extensions contribute, by kind (first in load order wins). */
+  authStrategies(): Readonly<Record<string, AuthStrategy>>;
 }
 
 function checkToolsetNames(record: ExtensionRecord, call: string, names: Iterable<string | undefined>): void {
@@ -26,7 +28,7 @@ function checkToolsetNames(record: ExtensionRecord, call: string, names: Iterabl
 
 /**
  * @example
- * const ctx = extensionContext(record, options, logger, { offerChanged: (touched) => …, resourceUpdated: (uri) => … });
+ * const ctx = extensionContext(record, options, logger, { offerChanged: (touched) => …, resourceUpdated: (uri) => …, authStrategies: () => ({}) });
  */
 export function extensionContext(record: ExtensionRecord, options: Readonly<Record<string, unknown>>, logger: Logger, hooks: ContextHooks): ExtensionContext {
   // Only the toolsets whose contents really changed are reported, so clients of the extension's other
@@ -79,6 +81,7 @@ export function extensionContext(record: ExtensionRecord, options: Readonly<Reco
       });
     },
     resourceUpdated: (uri) => hooks.resourceUpdated(uri),
+    authStrategies: () => hooks.authStrategies(),
     reportUnavailable: (report: readonly UnavailableReport[]) => {
       record.unavailable = report.map((u) => ({ server: u.server, phase: u.phase, code: u.code, ...(u.message === undefined ? {} : { message: u.message }) }));
     },

@@ -168,7 +168,11 @@ export class ServerConnection {
       });
     }
     if (spec.transport === "http") {
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...spec.headers } },
+        ...(spec.authProvider ? { authProvider: spec.authProvider } : {}),
+        ...(spec.fetch ? { fetch: spec.fetch } : {}),
+      });
     }
     return spec.connect();
   }
