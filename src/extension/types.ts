@@ -178,18 +178,22 @@ export interface ToolExtension {
   wrap?(next: ToolHandler): ToolHandler;
 }
 
-/** The calls through which an extension changes what it offers after start (DESIGN.md §4 rule 10). */
+/**
+ * The calls through which an extension changes what it offers after start (DESIGN.md §4 rule 10). A contribution is
+ * known by its toolset and its name (or URI): adding one that exists replaces it; removing without a toolset removes
+ * that name from every toolset of the extension.
+ */
 export interface OfferChanges {
   addToolset(spec: ToolsetSpec): void;
   removeToolset(name: string): void;
   addTool(spec: ToolSpec<any>): void;
-  removeTool(name: string): void;
+  removeTool(name: string, toolset?: string): void;
   addResource(spec: ResourceSpec): void;
-  removeResource(uri: string): void;
+  removeResource(uri: string, toolset?: string): void;
   addResourceTemplate(spec: ResourceTemplateSpec): void;
-  removeResourceTemplate(uriTemplate: string): void;
+  removeResourceTemplate(uriTemplate: string, toolset?: string): void;
   addPrompt(spec: PromptSpec): void;
-  removePrompt(name: string): void;
+  removePrompt(name: string, toolset?: string): void;
   /** Replaces every dynamic contribution at once (one revision bump, one notification). */
   replaceOffer(offer: DynamicOffer): void;
   /** Tells clients subscribed to this resource URI that it changed. */
