@@ -33,20 +33,38 @@ export interface Gateway {
   reconfigure(servers: Readonly<Record<string, GatewayServerConfig>>): Promise<ReconfigureReport>;
   /** Where each server stands, sorted by name. */
   status(): ServerLinkStatus[];
+  /**
+   * What stopped the last start-up or the last refused `reconfigure`, one error per code (each naming every server
+   * it concerns); empty after a success. For `mcp-host check` and for a CLI deciding its exit code.
+   */
+  problems(): McpHostError[];
 }
 
-/** Problems of the same code are one error naming every server; several codes are joined in one message. */
-function problemsError(problems: readonly McpHostError[], what: string): McpHostError {
-  const first = problems[0]!;
-  if (problems.length === 1) return first;
-  const servers = [...new Set(problems.map((p) => p.server).filter((s): s is string => s !== undefined))].sort(compareNames);
-  return new McpHostError(
-    first.code,
-    `${what}: ${problems.length} problems (${servers.map((s) => `"${s}"`).join(", ")}): ${problems.map((p) => p.message).join("; ")}`,
-    {
-      cause: new AggregateError(problems, `${problems.length} problems`),
-    },
-  );
+const HOW_TO_FIX: Partial<Record<string, string>> = {
+  MCP_SERVER_UNREACHABLE: "fix the servers or their URLs, or set remoteServers: optional to start without them",
+  TOOL_FILTER_MATCHES_NOTHING: "fix the include/exclude patterns",
+};
+
+/** One error per code, naming every server it concerns and how to fix it. */
+function grouped(problems: readonly McpHostError[]): McpHostError[] {
+  const codes = [...new Set(problems.map((p) => p.code))];
+  return codes.map((code) => {
+    const same = problems.filter((p) => p.code === code);
+    const fix = HOW_TO_FIX[code];
+    const message = `${same.map((p) => p.message).join("; ")}${fix ? ` (${fix})` : ""}`;
+    const servers = [...new Set(same.map((p) => p.server).filter((s): s is string => s !== undefined))];
+    return new McpHostError(code, message, {
+      ...(servers.length === 1 ? { server: servers[0] } : {}),
+      cause: same.length === 1 ? same[0] : new AggregateError(same, `${same.length} servers`),
+    });
+  });
+}
+
+/** Every problem in one error: its code is the first problem's; its message names every server and problem. */
+function problemsError(problems: readonly McpHostError[]): McpHostError {
+  const groups = grouped(problems);
+  if (groups.length === 1) return groups[0]!;
+  return new McpHostError(groups[0]!.code, groups.map((g) => `${g.code}: ${g.message}`).join("; "), { cause: new AggregateError(groups, "several problems") });
 }
 
 function checkNames(servers: Readonly<Record<string, GatewayServerConfig>>): void {
@@ -74,6 +92,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let ctx: ExtensionContext | undefined;
   let stopped = false;
   let queue: Promise<unknown> = Promise.resolve();
+  let lastProblems: McpHostError[] = [];
 
   const publish = () => {
     if (!ctx || stopped) return;
@@ -107,7 +126,7 @@ export function createGateway(options: GatewayOptions): Gateway {
    * Makes and starts the links of `names`, all at once; resolves with them, or throws (after closing them) with
    * every problem. `optional` servers that cannot be reached are kept, reported and retried.
    */
-  const open = async (context: ExtensionContext, wanted: Readonly<Record<string, GatewayServerConfig>>, what: string): Promise<ServerLink[]> => {
+  const open = async (context: ExtensionContext, wanted: Readonly<Record<string, GatewayServerConfig>>): Promise<ServerLink[]> => {
     const deps = depsOf(context);
     const made: ServerLink[] = [];
     const problems: McpHostError[] = [];
@@ -137,15 +156,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     if (problems.length > 0) {
       await Promise.allSettled(made.map((link) => link.close()));
-      throw problemsError(problems, what);
+      lastProblems = grouped(problems);
+      throw problemsError(problems);
     }
     for (const link of unreachable) link.retryInBackground();
+    lastProblems = [];
     return made;
   };
 
   const setup = async (context: ExtensionContext) => {
     ctx = context;
-    for (const link of await open(context, servers, "the upstream servers could not all be started")) links.set(link.name, link);
+    for (const link of await open(context, servers)) links.set(link.name, link);
     publish();
   };
 
@@ -167,7 +188,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return { ...changes, unavailable: [] };
     }
     const wanted = Object.fromEntries([...changes.added, ...changes.changed].map((s) => [s, next[s]!]));
-    const opened = await open(ctx, wanted, "the new servers were refused; the old ones keep serving");
+    const opened = await open(ctx, wanted);
     const retired = [...changes.removed, ...changes.changed].map((s) => links.get(s)).filter((l): l is ServerLink => l !== undefined);
     for (const server of changes.removed) links.delete(server);
     for (const link of opened) links.set(link.name, link);
@@ -193,5 +214,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       return run;
     },
     status: () => [...links.values()].sort(byName).map((l) => l.status()),
+    problems: () => [...lastProblems],
   };
 }

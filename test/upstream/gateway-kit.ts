@@ -14,7 +14,7 @@ import { listenHost, type ListeningHost, type ListenOptions } from "../../src/ht
 import { createLogger, type LogRecord } from "../../src/logger.js";
 import { createGateway, type Gateway, type GatewayOptions, type GatewayServerConfig } from "../../src/upstream/index.js";
 import type { FixtureConfig } from "../fixtures/upstream/legacy-behaviours.mjs";
-import { deferred, type Cleanup } from "../helpers/http-host.js";
+import { connectV1, connectV2, deferred, watchLegacyStreams, type Cleanup, type ToolClient } from "../helpers/http-host.js";
 import { EVERYTHING, EVERYTHING_OFFER, FIXTURES } from "../helpers/registry/harness.js";
 import { descendants } from "../helpers/registry/processes.js";
 
@@ -46,6 +46,8 @@ export interface ServedGateway {
   url: URL;
   at(query: string): URL;
   records: LogRecord[];
+  /** Resolves once `count` 2025-era GET streams are open (a legacy client can be told of changes from then on). */
+  legacyStreams(count: number): Promise<void>;
   /** Resolves with the first record that matches, logged already or from now on (bounded: fails saying what never came). */
   logged(match: (record: LogRecord) => boolean, what: string): Promise<LogRecord>;
 }
@@ -68,7 +70,14 @@ export async function serveGateway(
     },
   });
   const gateway = createGateway({ ...options, logger });
-  const host = buildHost([gateway.extension, ...(more.extensions ?? [])], { name: "gateway-host", logger, listChangedDebounceMs: 5, ...more.host });
+  const streams = watchLegacyStreams(more.host?.serverFactory);
+  const host = buildHost([gateway.extension, ...(more.extensions ?? [])], {
+    name: "gateway-host",
+    logger,
+    listChangedDebounceMs: 5,
+    ...more.host,
+    serverFactory: streams.serverFactory,
+  });
   await host.start();
   const served = await listenHost(host, { port: 0, host: "127.0.0.1", ...more.http });
   cleanup.add(async () => {
@@ -95,7 +104,43 @@ export async function serveGateway(
       return record;
     });
   };
-  return { gateway, host, served, url: served.url, at: (query) => new URL(`${served.url.href}${query ? `?${query}` : ""}`), records, logged };
+  return {
+    gateway,
+    host,
+    served,
+    url: served.url,
+    at: (query) => new URL(`${served.url.href}${query ? `?${query}` : ""}`),
+    records,
+    legacyStreams: (count) => streams.opened(count),
+    logged,
+  };
+}
+
+/** A client that counts the tools/list_changed notifications it gets and re-lists when told. */
+export interface Listener {
+  label: string;
+  client: ToolClient;
+  told(): number;
+  /** The tool names the client re-listed when it was first told. */
+  firstTold: Promise<string[]>;
+}
+
+/** A listening client of `kind` (v2 pinned 2026-07-28, v2 default 2025 handshake, or the v1 SDK) on `url`. */
+export async function listener(cleanup: Cleanup, url: URL, kind: "modern" | "legacy" | "v1"): Promise<Listener> {
+  let count = 0;
+  const first = deferred<string[]>();
+  const tools = {
+    debounceMs: 0,
+    onChanged: (error: Error | null, listed: Array<{ name: string }> | null) => {
+      count += 1;
+      first.resolve(error ? [`error: ${error.message}`] : (listed ?? []).map((t) => t.name).sort());
+    },
+  };
+  const client =
+    kind === "v1"
+      ? (await connectV1(cleanup, url, { listChanged: { tools } })).client
+      : (await connectV2(cleanup, url, kind, { name: kind, clientOptions: { listChanged: { tools } } })).client;
+  return { label: kind, client, told: () => count, firstTold: first.promise };
 }
 
 /** Every upstream fixture or server-everything process this test process started is gone. */
