@@ -58,7 +58,10 @@ describe("gateway start-up", { timeout: 60_000 }, () => {
     assert.equal(problem!.message, status.error!.replace(/^\[extension gateway\] setup threw; the extension is quarantined: /, ""));
     assert.deepEqual(served.gateway.status(), [], "no server is kept: the good one was closed too");
     const health = (await raw({ url: new URL("/healthz", served.served.baseUrl) })).json;
-    assert.deepEqual(health.extensions.failed.map((f: { name: string }) => f.name), ["gateway"]);
+    assert.deepEqual(
+      health.extensions.failed.map((f: { name: string }) => f.name),
+      ["gateway"],
+    );
   });
 
   it("fails start-up when the one shared deadline passes, naming each server that was not up by then", async () => {
@@ -110,7 +113,10 @@ describe("gateway start-up", { timeout: 60_000 }, () => {
       warned.map((r) => r.data?.server),
       ["flaky", "never"],
     );
-    assert.match(warned[0]!.message, /^server "flaky" could not be connected: .*; starting without it and retrying in the background \(remoteServers: optional\)$/);
+    assert.match(
+      warned[0]!.message,
+      /^server "flaky" could not be connected: .*; starting without it and retrying in the background \(remoteServers: optional\)$/,
+    );
     const health = (await raw({ url: new URL("/healthz", served.served.baseUrl) })).json;
     assert.equal(health.status, "degraded");
     assert.deepEqual(health.upstreams.unavailable, [
@@ -132,10 +138,17 @@ describe("gateway start-up", { timeout: 60_000 }, () => {
 
     const listening = [await listener(cleanup, served.at("only=flaky"), "modern"), await listener(cleanup, served.at("only=flaky"), "legacy")];
     await served.legacyStreams(1);
-    for (const l of listening) assert.deepEqual((await l.client.listTools()).tools.map((t) => t.name), ["list_server_toolsets"]);
+    for (const l of listening)
+      assert.deepEqual(
+        (await l.client.listTools()).tools.map((t) => t.name),
+        ["list_server_toolsets"],
+      );
 
     await clock.advance(4_000); // the first retry: still down
-    await served.logged((r) => r.message.startsWith('retrying server "flaky" in') && r.data?.server === "flaky" && served.records.indexOf(r) > 0, "a second retry");
+    await served.logged(
+      (r) => r.message.startsWith('retrying server "flaky" in') && r.data?.server === "flaky" && served.records.indexOf(r) > 0,
+      "a second retry",
+    );
     writeFileSync(ready, "now");
     await clock.advance(4_000); // the cap: the next retry has run by now
     for (const l of listening) assert.deepEqual(await l.firstTold, ["echo", "list_server_toolsets"], `${l.label} was told`);

@@ -62,7 +62,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
 
   /** Drives one downstream round of a call and words what it came to. */
   const round = async (call: UpstreamCall, ctx: ToolContext): Promise<ToolResult> => {
-    const step = await call.drive({ signal: ctx.signal, progress: (p) => void ctx.progress(p.progress, p.total, p.message) });
+    const step = await call.drive({ signal: ctx.signal, progress: (p) => ctx.progress(p.progress, p.total, p.message) });
     if (step.kind === "ask") {
       calls.paused.keep(call);
       const inputRequests = Object.fromEntries(step.requests.map(({ key: k, request }) => [k, { method: request.method, params: request.params }]));

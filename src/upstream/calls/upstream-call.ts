@@ -19,7 +19,7 @@ export type CallStep =
 /** What the attached downstream request lends the call. */
 export interface Attachment {
   signal: AbortSignal;
-  progress(progress: Progress): void;
+  progress(progress: Progress): Promise<void>;
 }
 
 interface Question {
@@ -44,6 +44,8 @@ export class UpstreamCall {
   private readonly asked = new Map<string, Question>();
   private wake?: () => void;
   private asks = 0;
+  /** Progress sent to the attached request, in order; a round ends only after it was written (before the result). */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     /** Who may resume it (the caller's client id, or empty). */
@@ -68,7 +70,7 @@ export class UpstreamCall {
     run(
       (request) => this.ask(request),
       this.controller.signal,
-      (p) => this.attached?.progress(p),
+      (p) => this.relayProgress(p),
     ).then(
       (result) => this.settle(result),
       (error: unknown) => this.settle({ content: [{ type: "text", text: `the call failed: ${(error as Error)?.message ?? String(error)}` }], isError: true }),
@@ -103,6 +105,7 @@ export class UpstreamCall {
     this.attached = attachment;
     try {
       while (this.outcome === undefined && this.waiting.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+      await this.sending;
       if (this.outcome !== undefined) return { kind: "done", result: this.outcome };
       const requests = this.waiting.splice(0).map((q) => {
         this.asked.set(q.key, q);
@@ -122,6 +125,12 @@ export class UpstreamCall {
     for (const q of [...this.waiting, ...this.asked.values()]) q.fail(new Error("the call was cancelled"));
     this.waiting.length = 0;
     this.asked.clear();
+  }
+
+  private relayProgress(progress: Progress): void {
+    const attached = this.attached;
+    if (!attached) return;
+    this.sending = this.sending.then(() => attached.progress(progress)).catch(() => undefined);
   }
 
   private settle(result: CallToolResult | InputRequiredResult): void {
