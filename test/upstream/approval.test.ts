@@ -41,7 +41,10 @@ async function caller(url: URL, kind: "modern" | "legacy" | "v1", answer: Answer
     });
     return { label: kind, asked, call: (name, args = {}) => client.callTool({ name, arguments: args }, CallToolResultSchema) };
   }
-  const client = new Client({ name: kind, version: "1" }, { capabilities, ...(kind === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}) });
+  const client = new Client(
+    { name: kind, version: "1" },
+    { capabilities, ...(kind === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}) },
+  );
   if (answer) client.setRequestHandler("elicitation/create", async (request) => respond(request.params));
   const transport = new StreamableHTTPClientTransport(url);
   await client.connect(transport);

@@ -53,7 +53,12 @@ describe("upstream credentials", { timeout: 60_000 }, () => {
       return accepted.has(token) ? undefined : 401;
     };
     const { at } = await serveGateway(cleanup, {
-      servers: { secured: { url: server.url, auth: { kind: "oauth", clientId: "gateway", clientSecret: "gateway-secret", scope: "mcp:read", tokenUrl: as.tokenEndpoint } } },
+      servers: {
+        secured: {
+          url: server.url,
+          auth: { kind: "oauth", clientId: "gateway", clientSecret: "gateway-secret", scope: "mcp:read", tokenUrl: as.tokenEndpoint },
+        },
+      },
     });
     await echoThrough(at("only=secured"), "first");
     assert.equal(as.calls.token, 1, "one token for start-up and the first call");

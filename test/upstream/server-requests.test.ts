@@ -27,9 +27,16 @@ interface Asker {
 async function askers(url: URL, name: string): Promise<Asker[]> {
   const out: Asker[] = [];
   for (const era of ["modern", "legacy"] as const) {
-    const client = new Client({ name: era, version: "1" }, { capabilities: CAPABILITIES, ...(era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {}) });
+    const client = new Client(
+      { name: era, version: "1" },
+      { capabilities: CAPABILITIES, ...(era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {}) },
+    );
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name } }));
-    client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", content: { type: "text", text: `from ${era}` }, model: `model-${era}` }));
+    client.setRequestHandler("sampling/createMessage", async () => ({
+      role: "assistant",
+      content: { type: "text", text: `from ${era}` },
+      model: `model-${era}`,
+    }));
     client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: `file:///${era}` }] }));
     const transport = new StreamableHTTPClientTransport(url);
     await client.connect(transport);
@@ -54,7 +61,12 @@ async function askers(url: URL, name: string): Promise<Asker[]> {
 }
 
 /** One raw 2026-07-28 tools/call (to see and to tamper with what a client would send back). */
-async function modernCall(url: URL, id: number, name: string, params: Record<string, unknown> = {}): Promise<{ result?: any; error?: { code: number; message: string } }> {
+async function modernCall(
+  url: URL,
+  id: number,
+  name: string,
+  params: Record<string, unknown> = {},
+): Promise<{ result?: any; error?: { code: number; message: string } }> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -77,7 +89,13 @@ async function modernCall(url: URL, id: number, name: string, params: Record<str
     }),
   });
   const text = await response.text();
-  const data = text.startsWith("{") ? text : (text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).pop() ?? "{}");
+  const data = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .pop() ?? "{}");
   return JSON.parse(data);
 }
 
