@@ -232,7 +232,9 @@ export class ServerLink {
           this.deps.logger.warn(`re-reading server "${this.name}" failed: ${messageOf(error)}`, { server: this.name });
         }
       } while (this.refreshAgain && this.state !== "closed");
-      if (this.state !== "closed") this.deps.changed(this);
+      if (this.state === "closed") return;
+      this.deps.changed(this);
+      if (this.state === "unavailable") this.retryInBackground(); // it went down while re-listing
     })().finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
