@@ -71,6 +71,8 @@ describe("upstream servers as toolsets", { timeout: 60_000 }, () => {
     assert.equal(textOf(await both.callTool({ name: "remote__echo", arguments: { text: "remote" } })), "remote");
     await logged(stderrOf("fx", "fixture fx starting"), "the fixture's start line");
     assert.equal(records.filter(stderrOf("fx", "fixture fx starting")).length, 1, "the stdio upstream was started once");
+    assert.equal(records.filter(stderrOf("fx", "list:tools")).length, 1, "and listed once: no call re-lists it");
+    assert.equal(http.counts.methods["tools/list"], 1, "the HTTP upstream was listed once");
     assert.equal(http.counts.methods.initialize, 1, "the HTTP upstream saw one initialize");
     assert.deepEqual(
       gateway.status().map((s) => [s.server, s.state, s.tools]),
