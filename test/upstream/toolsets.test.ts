@@ -2,12 +2,13 @@
 // instructions from the upstream), offering the upstream's tools after include/exclude; one connection per upstream
 // for the whole host, shared by every selection, session and era; clashes between upstream toolsets active together
 // follow §7. Real upstreams (server-everything, the v1-SDK fixture over stdio and over HTTP), real clients.
+import { spawn } from "node:child_process";
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Cleanup, connectV1, connectV2, raw } from "../helpers/http-host.js";
-import { EVERYTHING_DOCS } from "../helpers/registry/harness.js";
+import { EVERYTHING, EVERYTHING_DOCS, freePort } from "../helpers/registry/harness.js";
 import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
 import { argvServer, EVERYTHING_TOOLS, everythingServer, legacyServer, serveGateway, stderrOf, textOf, toolNames } from "./gateway-kit.js";
 
@@ -39,6 +40,33 @@ describe("upstream servers as toolsets", { timeout: 60_000 }, () => {
     const everything = await connectV2(cleanup, at(""), "legacy");
     assert.deepEqual(await toolNames(everything.client), [...EVERYTHING_TOOLS, "list_server_toolsets"].sort());
     assert.equal(everything.client.getInstructions(), `## Everything\n\n${instructions.trim()}`);
+  });
+
+  it("serves server-everything over its Streamable HTTP mode", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    cleanup.add(async () => {
+      child.kill("SIGTERM");
+      await exited;
+    });
+    await new Promise<void>((resolve, reject) => {
+      let said = "";
+      child.stderr!.on("data", (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes("MCP Streamable HTTP Server listening on port")) resolve();
+      });
+      child.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
+    });
+    const { at } = await serveGateway(cleanup, { servers: { everything: { url: `http://127.0.0.1:${port}/mcp`, title: "Everything over HTTP" } } });
+    for (const era of ["modern", "legacy"] as const) {
+      const { client } = await connectV2(cleanup, at("only=everything"), era);
+      assert.deepEqual(await toolNames(client), [...EVERYTHING_TOOLS, "list_server_toolsets"].sort(), era);
+      assert.equal(textOf(await client.callTool({ name: "get-sum", arguments: { a: 20, b: 22 } })), "The sum of 20 and 22 is 42.", era);
+    }
   });
 
   it("offers only what include lets through and exclude does not take away (case-sensitive globs)", async () => {
