@@ -71,6 +71,8 @@ export interface RequestContext {
   readonly inputResponses?: Record<string, unknown>;
   /** The request state the handler returned with its last `inputRequired(...)`, or undefined. */
   requestState<T = unknown>(): T | undefined;
+  /** The request's `_meta`, as the client sent it (the protocol's reserved envelope keys lifted out), or undefined. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   /** The raw SDK context: the escape hatch for what this interface does not cover. */
   readonly mcp: ServerContext;
 }
@@ -108,6 +110,11 @@ export interface ToolSpec<S extends SchemaInput = SchemaInput> {
   meta?: Record<string, unknown>;
   /** Overrides the host's tool timeout for this tool. */
   timeoutMs?: number;
+  /**
+   * Whether the host checks `structuredContent` against `outputSchema` (default true). `false` is for a tool whose
+   * result was checked already — the gateway's upstream tools, which the registry checks under the server's policy.
+   */
+  validateOutput?: boolean;
   // Method syntax on purpose: a handler typed for its own arguments still fits a list of tools of any schema.
   handler(args: InferArgs<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
@@ -178,18 +185,22 @@ export interface ToolExtension {
   wrap?(next: ToolHandler): ToolHandler;
 }
 
-/** The calls through which an extension changes what it offers after start (DESIGN.md §4 rule 10). */
+/**
+ * The calls through which an extension changes what it offers after start (DESIGN.md §4 rule 10). A contribution is
+ * known by its toolset and its name (or URI): adding one that exists replaces it; removing without a toolset removes
+ * that name from every toolset of the extension.
+ */
 export interface OfferChanges {
   addToolset(spec: ToolsetSpec): void;
   removeToolset(name: string): void;
   addTool(spec: ToolSpec<any>): void;
-  removeTool(name: string): void;
+  removeTool(name: string, toolset?: string): void;
   addResource(spec: ResourceSpec): void;
-  removeResource(uri: string): void;
+  removeResource(uri: string, toolset?: string): void;
   addResourceTemplate(spec: ResourceTemplateSpec): void;
-  removeResourceTemplate(uriTemplate: string): void;
+  removeResourceTemplate(uriTemplate: string, toolset?: string): void;
   addPrompt(spec: PromptSpec): void;
-  removePrompt(name: string): void;
+  removePrompt(name: string, toolset?: string): void;
   /** Replaces every dynamic contribution at once (one revision bump, one notification). */
   replaceOffer(offer: DynamicOffer): void;
   /** Tells clients subscribed to this resource URI that it changed. */
@@ -231,6 +242,14 @@ export interface ExtensionContext extends OfferChanges {
   readonly signal: AbortSignal;
   /** Replaces what this extension reports as unavailable (an empty list: everything is up again). */
   reportUnavailable(report: readonly UnavailableReport[]): void;
+  /**
+   * The upstream auth strategies the registered extensions contribute (`authStrategies`), by kind — this
+   * extension's own included; a kind two extensions contribute is the first's in load order. Read when needed:
+   * an extension quarantined since is left out.
+   * @example
+   * const strategy = ctx.authStrategies()["vault"]; // undefined when nobody contributes "vault"
+   */
+  authStrategies(): Readonly<Record<string, AuthStrategy>>;
 }
 
 /** A tool as `onServer` sees it on one build's draft. */
@@ -285,6 +304,11 @@ export interface McpExtension {
   authStrategies?: Record<string, AuthStrategy>;
   /** `onToolset`: set up only once a selection names one of its toolsets (default `eager`). */
   activation?: "eager" | "onToolset";
+  /**
+   * How long `setup` may take, overriding the host's `setupTimeoutMs` for this extension — for one that knows it
+   * needs longer (the gateway: its own start-up deadline, plus a margin).
+   */
+  setupTimeoutMs?: number;
   /** Runs once, at host start (or on wake), under the setup timeout. */
   setup?(ctx: ExtensionContext): void | Promise<void>;
   /** Runs once per build this extension takes part in; may remove or replace entries on that build only. */

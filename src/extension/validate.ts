@@ -118,6 +118,10 @@ function checkScalarsAndHooks(p: Problems, extension: Fields): void {
     if (extension[key] !== undefined && typeof extension[key] !== "string")
       p.add(key, "must be a string when present", extension[key], `write ${key}: "…" or leave it out`);
   }
+  const timeout = extension.setupTimeoutMs;
+  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0)) {
+    p.add("setupTimeoutMs", "must be a positive number of milliseconds when present", timeout, "write setupTimeoutMs: 30000 or leave it out");
+  }
   const activation = extension.activation;
   if (activation !== undefined && activation !== "eager" && activation !== "onToolset") {
     p.add("activation", 'must be "eager" or "onToolset"', activation, 'write activation: "onToolset" to set up on first use, or leave it out');

@@ -7,6 +7,8 @@ export { ServerSpec, checkServerUrl } from "./server-spec.js";
 export { toText, registryErrorCode, ERROR_META_KEY } from "./call/results.js";
 export type { RegistryErrorMeta } from "./call/results.js";
 export { isDestructive } from "./catalog/destructive.js";
+export { globMatcher } from "./catalog/glob.js";
+export { isInputRequired } from "./call/input-required.js";
 export { WATCH_BUFFER } from "./catalog/watch.js";
 export type { WatchStream } from "./catalog/watch.js";
 export type {
@@ -19,6 +21,9 @@ export type {
   EraPreference,
   HttpServerOptions,
   HttpServerSpec,
+  InputMode,
+  InputRoundOptions,
+  MaybeInputRequired,
   RegistryOptions,
   RegistryPrompt,
   RegistryResource,

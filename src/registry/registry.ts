@@ -7,6 +7,7 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { McpHostError, messageOf } from "../errors.js";
 import { createLogger } from "../logger.js";
+import type { InputLeg, InputRounds } from "./call/input-required.js";
 import { invokeUpstream, UpstreamFailure } from "./call/invoke.js";
 import { ServerRequestRouter, type InFlightCall } from "./call/server-requests.js";
 import { ListingChecks } from "./call/structured-output.js";
@@ -18,6 +19,9 @@ import { guardOnExit } from "./connect/exit-guard.js";
 import { resolveLimits, type Limits } from "./limits.js";
 import type {
   CallToolOptions,
+  InputMode,
+  InputRoundOptions,
+  MaybeInputRequired,
   RegistryOptions,
   RegistryPrompt,
   RegistryResource,
@@ -30,6 +34,15 @@ import type {
 } from "./types.js";
 
 type Send = Parameters<typeof invokeUpstream>[1];
+
+/** The caller's part in multi-round-trip input, from its request options. */
+function roundsOf(options: InputRoundOptions): InputRounds {
+  const first: InputLeg = {
+    ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
+    ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
+  };
+  return { first, mode: options.inputRequired ?? "answer" };
+}
 
 /**
  * A tool host over many MCP servers.
@@ -104,6 +117,16 @@ export class McpRegistry implements AsyncDisposable {
     if (this.table.hasStale()) await this.table.relistStale();
   }
 
+  /**
+   * The instructions a server sent when it was last connected and listed (undefined when it sent none or has not
+   * been listed yet). Does not connect.
+   * @example
+   * await registry.connect(); registry.instructionsOf("everything")
+   */
+  instructionsOf(server: string): string | undefined {
+    return this.table.has(server) ? this.table.get(server).listing?.instructions : undefined;
+  }
+
   /** Every tool of every available server, named for the caller. */
   async listTools(): Promise<RegistryTool[]> {
     await this.ready();
@@ -130,11 +153,16 @@ export class McpRegistry implements AsyncDisposable {
 
   /**
    * Calls a tool by its listed name, `server__tool` or `server.tool`. Never throws for a failing call: routing
-   * problems, refusals, transport failures and timeouts come back as `isError` results naming server and tool.
+   * problems, refusals, transport failures and timeouts come back as `isError` results naming server and tool. With
+   * `inputRequired: "return"` a 2026-07-28 server's `input_required` result comes back as it is (see InputRoundOptions).
    * @example
    * const result = await registry.callTool("git__status", {}, { signal, onprogress: (p) => … });
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool<M extends InputMode = "answer">(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallToolOptions & { inputRequired?: M } = {},
+  ): Promise<MaybeInputRequired<M, CallToolResult>> {
     await this.ready();
     return runToolCall(
       {
@@ -148,7 +176,7 @@ export class McpRegistry implements AsyncDisposable {
       name,
       args,
       options,
-    );
+    ) as Promise<MaybeInputRequired<M, CallToolResult>>;
   }
 
   /**
@@ -158,7 +186,10 @@ export class McpRegistry implements AsyncDisposable {
    * @example
    * await registry.readResource("demo://resource/dynamic/text/42", { server: "everything" })
    */
-  async readResource(uri: string, options: RegistryRequestOptions & { server?: string } = {}): Promise<ReadResourceResult> {
+  async readResource<M extends InputMode = "answer">(
+    uri: string,
+    options: RegistryRequestOptions & { server?: string; inputRequired?: M } = {},
+  ): Promise<MaybeInputRequired<M, ReadResourceResult>> {
     await this.ready();
     let server = options.server;
     let upstreamUri = uri;
@@ -173,7 +204,7 @@ export class McpRegistry implements AsyncDisposable {
       server = found.entry.server;
       upstreamUri = found.entry.upstreamUri;
     }
-    return this.request<ReadResourceResult>(server, `resource "${uri}"`, options, (client, leg, inputs) =>
+    return this.request<MaybeInputRequired<M, ReadResourceResult>>(server, `resource "${uri}"`, options, (client, leg, inputs) =>
       client.readResource({ uri: upstreamUri, ...inputs } as never, leg),
     );
   }
@@ -184,14 +215,18 @@ export class McpRegistry implements AsyncDisposable {
    * @example
    * const prompt = await registry.getPrompt("code_review", { language: "ts" });
    */
-  async getPrompt(name: string, args: Record<string, string> = {}, options: RegistryRequestOptions = {}): Promise<GetPromptResult> {
+  async getPrompt<M extends InputMode = "answer">(
+    name: string,
+    args: Record<string, string> = {},
+    options: RegistryRequestOptions & { inputRequired?: M } = {},
+  ): Promise<MaybeInputRequired<M, GetPromptResult>> {
     await this.ready();
     const found = this.table.index.resolvePrompt(name);
     if (found.kind === "ambiguous")
       throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
     if (found.kind !== "found") throw new McpHostError("MCP_PROMPT_UNKNOWN", `no server offers a prompt named "${name}"`);
     const { server, upstreamName } = found.entry;
-    return this.request<GetPromptResult>(server, `prompt "${name}"`, options, (client, leg, inputs) =>
+    return this.request<MaybeInputRequired<M, GetPromptResult>>(server, `prompt "${name}"`, options, (client, leg, inputs) =>
       client.getPrompt({ name: upstreamName, arguments: args, ...inputs } as never, leg),
     );
   }
@@ -233,6 +268,7 @@ export class McpRegistry implements AsyncDisposable {
         maxTotalMs: this.limits.totalOf(spec),
         clock: this.limits.clock,
         mayRerun,
+        rounds: roundsOf(options),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         answer: (method, params) => this.router.answer(spec, method, params, inflight),

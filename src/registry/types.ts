@@ -3,10 +3,13 @@
  * gateway) plugs in. Plain typed objects; the only behaviour lives in McpRegistry and the ServerSpec helpers.
  */
 import type {
+  AuthProvider,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  FetchLike,
+  InputRequiredResult,
   Progress,
   Prompt,
   Resource,
@@ -120,6 +123,13 @@ export interface StdioServerOptions extends ServerOptions {
 export interface HttpServerOptions extends ServerOptions {
   /** Sent on every request (credentials belong here; they never appear in messages). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Supplies the bearer token of every request, and renews it when the server answers 401 (the SDK's AuthProvider,
+   * e.g. an OAuth client-credentials provider). The token is never logged.
+   */
+  authProvider?: AuthProvider;
+  /** The fetch the transport uses (e.g. one that adds headers computed per request). */
+  fetch?: FetchLike;
 }
 
 /** A stdio server: a command the registry starts itself. */
@@ -241,8 +251,31 @@ export interface WatchEvent {
   resource?: string;
 }
 
+/**
+ * Multi-round-trip input handled by the caller instead of the registry (protocol 2026-07-28): the gateway's stateless
+ * pass-through of an upstream's `input_required` to its own client.
+ */
+export interface InputRoundOptions {
+  /**
+   * What an `input_required` answer of a 2026-07-28 server does: `"answer"` (default) answers its requests through
+   * the relay and the handlers and asks again; `"return"` hands the result back to the caller as it is, to be answered
+   * elsewhere and asked again with `inputResponses` and `requestState`.
+   */
+  inputRequired?: InputMode;
+  /** The answers to an earlier `input_required` result's requests, sent with this request. */
+  inputResponses?: Record<string, unknown>;
+  /** The server's `requestState` from that earlier result, sent back byte for byte. */
+  requestState?: string;
+}
+
+/** Who answers a 2026-07-28 server's `input_required`: the registry (`"answer"`), or the caller (`"return"`). */
+export type InputMode = "answer" | "return";
+
+/** What a request resolves to: in `"return"` mode it may also be an `input_required` result. */
+export type MaybeInputRequired<M extends InputMode, R> = "return" extends M ? R | InputRequiredResult : R;
+
 /** Per-call options of callTool. */
-export interface CallToolOptions {
+export interface CallToolOptions extends InputRoundOptions {
   signal?: AbortSignal;
   onprogress?: (progress: Progress) => void;
   /** Sent as the request's `_meta` (a progress token here is replaced by the registry's own). */
@@ -256,7 +289,7 @@ export interface CallToolOptions {
 }
 
 /** Per-call options of readResource and getPrompt. */
-export interface RegistryRequestOptions {
+export interface RegistryRequestOptions extends InputRoundOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onServerRequest?: ServerRequestRelay;

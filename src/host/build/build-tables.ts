@@ -5,6 +5,7 @@
  */
 import { UriTemplate, type Prompt, type Resource, type ResourceTemplateType as ResourceTemplate, type Tool } from "@modelcontextprotocol/server";
 import { extensionError } from "../../errors.js";
+import { isStandardSchema, type SchemaInput } from "../../extension/schema-types.js";
 import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolHandler } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import { byName, compareNames } from "../../compare.js";
@@ -23,6 +24,8 @@ export interface CompiledTool {
   wire: Tool;
   input: CompiledSchema;
   output?: CompiledSchema;
+  /** False when the host must not check `structuredContent` against `output` (the tool's result was checked already). */
+  validateOutput: boolean;
   timeoutMs?: number;
   handler: ToolHandler;
 }
@@ -59,12 +62,18 @@ export interface BuildTables {
   promptByName: ReadonlyMap<string, CompiledPrompt>;
 }
 
+/** An output schema: compiled when the host checks results against it, else only carried to the wire as it is. */
+function outputSchemaOf(schema: SchemaInput, validated: boolean): CompiledSchema {
+  if (validated || isStandardSchema(schema)) return compileSchema(schema, "output");
+  return { json: schema, validate: (value) => ({ ok: true, value }) };
+}
+
 function compileTools(tools: readonly DraftToolEntry[], logger: Logger): CompiledTool[] {
   const usable: Array<{ tool: DraftToolEntry; input: CompiledSchema; output?: CompiledSchema }> = [];
   for (const tool of tools) {
     try {
       const input = compileSchema(tool.spec.inputSchema ?? { type: "object", properties: {} }, "input");
-      const output = tool.spec.outputSchema === undefined ? undefined : compileSchema(tool.spec.outputSchema, "output");
+      const output = tool.spec.outputSchema === undefined ? undefined : outputSchemaOf(tool.spec.outputSchema, tool.spec.validateOutput !== false);
       usable.push({ tool, input, ...(output ? { output } : {}) });
     } catch (error) {
       const failure = extensionError("TOOL_SCHEMA_INVALID", tool.extension, `tool "${tool.name}" is left out`, error);
@@ -91,6 +100,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       wire,
       input,
       ...(output ? { output } : {}),
+      validateOutput: tool.spec.validateOutput !== false,
       ...(tool.spec.timeoutMs === undefined ? {} : { timeoutMs: tool.spec.timeoutMs }),
       handler: tool.handler,
     };

@@ -5,15 +5,22 @@
  */
 import { McpHostError } from "../../errors.js";
 import { toolsetNameProblem } from "../../extension/toolset-name.js";
-import type { DynamicOffer, ExtensionContext, UnavailableReport } from "../../extension/types.js";
+import type { AuthStrategy, DynamicOffer, ExtensionContext, UnavailableReport } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
-import { changedToolsets, contributionsByToolset, dynamicFromOffer, type ExtensionRecord } from "./extension-record.js";
+import { changedToolsets, contributionKey, contributionsByToolset, dynamicFromOffer, type ExtensionRecord } from "./extension-record.js";
+
+/** Removes the entries `matches` picks (every toolset's, when the caller named no toolset). */
+function removeWhere<T>(map: Map<string, T>, matches: (item: T) => boolean): void {
+  for (const [key, item] of [...map]) if (matches(item)) map.delete(key);
+}
 
 /** Where the context reports to. */
 export interface ContextHooks {
   /** The toolsets whose contents changed (never empty). */
   offerChanged(touched: Set<string>): void;
   resourceUpdated(uri: string): void;
+  /** The auth strategies the registered extensions contribute, by kind (first in load order wins). */
+  authStrategies(): Readonly<Record<string, AuthStrategy>>;
 }
 
 function checkToolsetNames(record: ExtensionRecord, call: string, names: Iterable<string | undefined>): void {
@@ -26,7 +33,7 @@ function checkToolsetNames(record: ExtensionRecord, call: string, names: Iterabl
 
 /**
  * @example
- * const ctx = extensionContext(record, options, logger, { offerChanged: (touched) => …, resourceUpdated: (uri) => … });
+ * const ctx = extensionContext(record, options, logger, { offerChanged: (touched) => …, resourceUpdated: (uri) => …, authStrategies: () => ({}) });
  */
 export function extensionContext(record: ExtensionRecord, options: Readonly<Record<string, unknown>>, logger: Logger, hooks: ContextHooks): ExtensionContext {
   // Only the toolsets whose contents really changed are reported, so clients of the extension's other
@@ -54,24 +61,25 @@ export function extensionContext(record: ExtensionRecord, options: Readonly<Reco
     removeToolset: (name) => change(() => d().toolsets.delete(name)),
     addTool: (spec) => {
       checkToolsetNames(record, `addTool("${spec.name}")`, [spec.toolset]);
-      change(() => d().tools.set(spec.name, spec));
+      change(() => d().tools.set(contributionKey(spec, spec.name), spec));
     },
-    removeTool: (name) => change(() => d().tools.delete(name)),
+    removeTool: (name, toolset) => change(() => removeWhere(d().tools, (t) => t.name === name && (toolset === undefined || t.toolset === toolset))),
     addResource: (spec) => {
       checkToolsetNames(record, `addResource("${spec.uri}")`, [spec.toolset]);
-      change(() => d().resources.set(spec.uri, spec));
+      change(() => d().resources.set(contributionKey(spec, spec.uri), spec));
     },
-    removeResource: (uri) => change(() => d().resources.delete(uri)),
+    removeResource: (uri, toolset) => change(() => removeWhere(d().resources, (r) => r.uri === uri && (toolset === undefined || r.toolset === toolset))),
     addResourceTemplate: (spec) => {
       checkToolsetNames(record, `addResourceTemplate("${spec.uriTemplate}")`, [spec.toolset]);
-      change(() => d().resourceTemplates.set(spec.uriTemplate, spec));
+      change(() => d().resourceTemplates.set(contributionKey(spec, spec.uriTemplate), spec));
     },
-    removeResourceTemplate: (uriTemplate) => change(() => d().resourceTemplates.delete(uriTemplate)),
+    removeResourceTemplate: (uriTemplate, toolset) =>
+      change(() => removeWhere(d().resourceTemplates, (r) => r.uriTemplate === uriTemplate && (toolset === undefined || r.toolset === toolset))),
     addPrompt: (spec) => {
       checkToolsetNames(record, `addPrompt("${spec.name}")`, [spec.toolset]);
-      change(() => d().prompts.set(spec.name, spec));
+      change(() => d().prompts.set(contributionKey(spec, spec.name), spec));
     },
-    removePrompt: (name) => change(() => d().prompts.delete(name)),
+    removePrompt: (name, toolset) => change(() => removeWhere(d().prompts, (p) => p.name === name && (toolset === undefined || p.toolset === toolset))),
     replaceOffer: (offer: DynamicOffer) => {
       checkToolsetNames(record, "replaceOffer", offerNames(offer));
       change(() => {
@@ -79,6 +87,7 @@ export function extensionContext(record: ExtensionRecord, options: Readonly<Reco
       });
     },
     resourceUpdated: (uri) => hooks.resourceUpdated(uri),
+    authStrategies: () => hooks.authStrategies(),
     reportUnavailable: (report: readonly UnavailableReport[]) => {
       record.unavailable = report.map((u) => ({ server: u.server, phase: u.phase, code: u.code, ...(u.message === undefined ? {} : { message: u.message }) }));
     },

@@ -25,7 +25,17 @@ export interface FailureRecord {
  */
 export type ExtensionStatus = "pending" | "dormant" | "ready" | "failed" | "stopped";
 
-/** The contributions an extension added through its context after start, keyed by their identity. */
+/**
+ * The key of a contribution: its toolset (as the spec names it; none is the home toolset) and its name, URI or URI
+ * template — one extension may offer the same name in two of its toolsets (the gateway does, for two upstreams).
+ * @example
+ * contributionKey({ toolset: "git", name: "status" }, "status") // "git\u0000status"
+ */
+export function contributionKey(spec: { toolset?: string }, id: string): string {
+  return `${spec.toolset ?? ""}\u0000${id}`;
+}
+
+/** The contributions an extension added through its context after start, keyed by `contributionKey`. */
 export interface DynamicContributions {
   toolsets: Map<string, ToolsetSpec>;
   tools: Map<string, ToolSpec<any>>;
@@ -58,10 +68,10 @@ export function emptyDynamic(): DynamicContributions {
 export function dynamicFromOffer(offer: DynamicOffer): DynamicContributions {
   const dynamic = emptyDynamic();
   for (const t of offer.toolsets ?? []) dynamic.toolsets.set(t.name, t);
-  for (const t of offer.tools ?? []) dynamic.tools.set(t.name, t);
-  for (const r of offer.resources ?? []) dynamic.resources.set(r.uri, r);
-  for (const r of offer.resourceTemplates ?? []) dynamic.resourceTemplates.set(r.uriTemplate, r);
-  for (const p of offer.prompts ?? []) dynamic.prompts.set(p.name, p);
+  for (const t of offer.tools ?? []) dynamic.tools.set(contributionKey(t, t.name), t);
+  for (const r of offer.resources ?? []) dynamic.resources.set(contributionKey(r, r.uri), r);
+  for (const r of offer.resourceTemplates ?? []) dynamic.resourceTemplates.set(contributionKey(r, r.uriTemplate), r);
+  for (const p of offer.prompts ?? []) dynamic.prompts.set(contributionKey(p, p.name), p);
   return dynamic;
 }
 
@@ -80,7 +90,8 @@ export function homeToolsetOf(record: ExtensionRecord): string {
 
 /** Everything the extension offers now, static and dynamic (dynamic wins over a static entry of the same key). */
 export function currentOffer(record: ExtensionRecord): Required<DynamicOffer> {
-  const merge = <T>(items: readonly T[] | undefined, dyn: Map<string, T>, key: (t: T) => string): T[] => {
+  const merge = <T extends { toolset?: string }>(items: readonly T[] | undefined, dyn: Map<string, T>, id: (t: T) => string): T[] => {
+    const key = (t: T) => contributionKey(t, id(t));
     const out = new Map<string, T>();
     for (const item of items ?? []) if (!out.has(key(item))) out.set(key(item), item);
     for (const [k, item] of dyn) out.set(k, item);

@@ -5,7 +5,7 @@
  */
 import { byName } from "../../compare.js";
 import { McpHostError, messageOf } from "../../errors.js";
-import type { McpExtension } from "../../extension/types.js";
+import type { AuthStrategy, McpExtension } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { ExtensionDescription, UnavailableDescription } from "../describe.js";
 import { extensionContext } from "./extension-context.js";
@@ -90,9 +90,10 @@ export class ExtensionSet {
     const ctx = extensionContext(record, this.hooks.optionsFor(record.name), logger, {
       offerChanged: (touched) => this.hooks.offerChanged(record, touched),
       resourceUpdated: (uri) => this.hooks.resourceUpdated(uri),
+      authStrategies: () => this.authStrategies(),
     });
     try {
-      await runSetup(record, ctx, this.hooks.setupTimeoutMs);
+      await runSetup(record, ctx, record.extension.setupTimeoutMs ?? this.hooks.setupTimeoutMs);
       if (record.status === "pending" || record.status === "dormant") record.status = "ready";
     } catch (error) {
       record.status = "failed";
@@ -121,6 +122,16 @@ export class ExtensionSet {
         return r.waking;
       }),
     );
+  }
+
+  /** The upstream auth strategies of the extensions not quarantined, by kind; the first in load order wins a kind. */
+  authStrategies(): Readonly<Record<string, AuthStrategy>> {
+    const out: Record<string, AuthStrategy> = {};
+    for (const record of this.list) {
+      if (record.status === "failed") continue;
+      for (const [kind, strategy] of Object.entries(record.extension.authStrategies ?? {})) if (!(kind in out)) out[kind] = strategy;
+    }
+    return out;
   }
 
   /** Every extension's status (failure records included), sorted by name. */

@@ -51,7 +51,7 @@ async function runWithTimeout(
 }
 
 async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<CallToolResult> {
-  if (!tool.output || result.isError) return result;
+  if (!tool.output || !tool.validateOutput || result.isError) return result;
   if (result.structuredContent === undefined) {
     return errorResult(`tool "${tool.name}" declares an output schema but returned no structured content`);
   }

@@ -76,6 +76,7 @@ export function requestContext(parts: {
     },
     ...(sdk.mcpReq.inputResponses === undefined ? {} : { inputResponses: sdk.mcpReq.inputResponses }),
     requestState: <T>() => sdk.mcpReq.requestState() as T | undefined,
+    ...(sdk.mcpReq._meta === undefined ? {} : { meta: sdk.mcpReq._meta as Record<string, unknown> }),
     mcp: sdk,
   };
 }

@@ -31,5 +31,5 @@ export function toolsetsTool(
     const answer = { ...describe(ctx.selection.active, ctx.selection.unknown, ctx.selection.permitted), how_to_select: HOW_TO_SELECT[ctx.transport] };
     return { content: [{ type: "text", text: JSON.stringify(answer, null, 2) }], structuredContent: answer };
   };
-  return { name: TOOLSETS_TOOL_NAME, rawName: TOOLSETS_TOOL_NAME, toolset: "", extension: "mcp-host", wire, input, handler };
+  return { name: TOOLSETS_TOOL_NAME, rawName: TOOLSETS_TOOL_NAME, toolset: "", extension: "mcp-host", wire, input, validateOutput: true, handler };
 }

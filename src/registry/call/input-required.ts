@@ -23,12 +23,26 @@ interface InputRequiredValue {
   requestState?: string;
 }
 
-function isInputRequired(value: unknown): value is InputRequiredValue {
+/**
+ * True for an `input_required` result (protocol 2026-07-28).
+ * @example
+ * if (isInputRequired(result)) return relayToMyClient(result);
+ */
+export function isInputRequired(value: unknown): value is InputRequiredValue {
   return typeof value === "object" && value !== null && (value as { resultType?: unknown }).resultType === "input_required";
 }
 
+/** How the caller takes part in the rounds: the first leg's inputs, and whether it answers them itself. */
+export interface InputRounds {
+  /** Sent with the first leg (the caller answered an earlier `input_required`). */
+  first?: InputLeg;
+  /** `"return"`: an `input_required` result is handed back as it is instead of being answered here. */
+  mode?: "answer" | "return";
+}
+
 /**
- * Sends a request and answers every round of input it asks for; resolves with the complete result.
+ * Sends a request and answers every round of input it asks for; resolves with the complete result (or, with
+ * `mode: "return"`, with the first `input_required` result, for the caller to answer).
  * @example
  * const result = await runWithInputs(
  *   (leg) => client.callTool({ name, arguments: args, ...leg }, { allowInputRequired: true }),
@@ -39,11 +53,12 @@ export async function runWithInputs<T>(
   send: (leg: InputLeg) => Promise<unknown>,
   answer: (method: UpstreamRequest["method"], params: Record<string, unknown>) => Promise<unknown>,
   server: string,
+  rounds: InputRounds = {},
 ): Promise<T> {
-  let leg: InputLeg = {};
+  let leg: InputLeg = rounds.first ?? {};
   for (let round = 0; ; round++) {
     const result = await send(leg);
-    if (!isInputRequired(result)) return result as T;
+    if (!isInputRequired(result) || rounds.mode === "return") return result as T;
     if (round >= MAX_INPUT_ROUNDS) {
       throw new McpHostError("MCP_CALL_FAILED", `the server kept asking for input after ${MAX_INPUT_ROUNDS} rounds`, { server });
     }

@@ -10,7 +10,7 @@ import type { ServerConnection } from "../connect/connection.js";
 import { classifyFailure, type Failure } from "../failure.js";
 import type { UpstreamRequest } from "../types.js";
 import { startDeadline, type DeadlineEnd } from "./deadline.js";
-import { runWithInputs, type InputLeg } from "./input-required.js";
+import { runWithInputs, type InputLeg, type InputRounds } from "./input-required.js";
 
 /**
  * A request that failed for good, with what the caller needs to word the error.
@@ -55,6 +55,8 @@ export interface InvokeOptions {
   mayRerun: boolean;
   signal?: AbortSignal;
   onprogress?: (progress: Progress) => void;
+  /** The caller's part in multi-round-trip input (its answers to an earlier round; answering rounds itself). */
+  rounds?: InputRounds;
   /** Answers server-to-client requests embedded in `input_required` results. */
   answer: (method: UpstreamRequest["method"], params: Record<string, unknown>) => Promise<unknown>;
   /** Runs after a successful reconnect, before the retry (the registry re-lists that server). */
@@ -77,7 +79,7 @@ export async function invokeUpstream<T>(options: InvokeOptions, send: (client: C
   });
   const leg: LegOptions = { ...deadline.requestOptions, onprogress: (p) => options.onprogress?.(p), allowInputRequired: true };
   const open = { timeoutMs: options.openTimeoutMs, signal: deadline.requestOptions.signal };
-  const attempt = (client: Client) => runWithInputs<T>((inputs) => send(client, leg, inputs), options.answer, options.server);
+  const attempt = (client: Client) => runWithInputs<T>((inputs) => send(client, leg, inputs), options.answer, options.server, options.rounds);
   const failure = (error: unknown, phase: "connect" | "request", notRetried = false) => {
     const f = classifyFailure(error);
     return new UpstreamFailure(f, deadline.ended(f.kind === "timeout"), phase, notRetried, error);

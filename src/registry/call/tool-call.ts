@@ -9,7 +9,7 @@ import type { RegistryIndex } from "../catalog/naming.js";
 import type { Redactor } from "../redact.js";
 import type { ApprovalHandler, CallToolOptions, ServerSpecification } from "../types.js";
 import { askApproval, needsApproval } from "./approval.js";
-import type { InputLeg } from "./input-required.js";
+import { isInputRequired, type InputLeg } from "./input-required.js";
 import { UpstreamFailure, type LegOptions } from "./invoke.js";
 import { errorResult } from "./results.js";
 import type { InFlightCall } from "./server-requests.js";
@@ -123,6 +123,7 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
     if (error instanceof UpstreamFailure) return failureResult(deps, target, tool.name, error, options);
     throw error;
   }
+  if (isInputRequired(result)) return result; // handed back for the caller to answer (inputRequired: "return")
   const violation = target.checks.check(tool.definition, result);
   if (!violation) return result;
   const mismatch = `returned structured content that does not match its outputSchema (keyword "${violation.keyword}": ${violation.message})`;

@@ -15,6 +15,8 @@ export interface ServerListing {
   resources: Resource[];
   templates: ResourceTemplateType[];
   prompts: Prompt[];
+  /** The instructions the server sent when the connection was opened. */
+  instructions?: string;
 }
 
 /**
@@ -88,7 +90,9 @@ export async function fetchListing(client: Client, options: ListingOptions): Pro
     caps.resources ? optional("resource templates", () => pages<ResourceTemplateType>(client, "resources/templates/list", "resourceTemplates", options)) : [],
     caps.prompts ? optional("prompts", () => pages<Prompt>(client, "prompts/list", "prompts", options)) : [],
   ]);
+  const instructions = client.getInstructions();
   return {
+    ...(typeof instructions === "string" && instructions.trim() !== "" ? { instructions } : {}),
     tools: firstOfEach(tools, (t) => t.name, "tool", warn),
     resources: firstOfEach(resources, (r) => r.uri, "resource", warn),
     templates: firstOfEach(templates, (t) => t.uriTemplate, "resource template", warn),

@@ -55,6 +55,20 @@ export interface OpenOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The SDK client hands notifications to their handlers a microtask later but settles a response at once, so the last
+ * progress notification a server sends just before its result would reach nobody (the request is over by then).
+ * Handing responses on a microtask later too keeps the server's order.
+ */
+function notificationsFirst(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if ("id" in message && !("method" in message)) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
+}
+
 const SESSION_END_WAIT_MS = 2000;
 const LISTEN_STABLE_MS = 5000;
 const LISTEN_MAX_BACKOFF_MS = 30_000;
@@ -168,7 +182,11 @@ export class ServerConnection {
       });
     }
     if (spec.transport === "http") {
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...spec.headers } },
+        ...(spec.authProvider ? { authProvider: spec.authProvider } : {}),
+        ...(spec.fetch ? { fetch: spec.fetch } : {}),
+      });
     }
     return spec.connect();
   }
@@ -207,6 +225,7 @@ export class ServerConnection {
         throw error;
       }
       if (generation !== this.generation || this.closed) throw new McpHostError("MCP_REGISTRY_CLOSED", "the registry is closing");
+      notificationsFirst(transport);
       if (negotiation) this.verdict = verdictOf(client);
       this.client = client;
       this.state = "connected";

@@ -1,0 +1,89 @@
+/**
+ * Resource reads and prompt gets of an upstream, re-served through the host. A 2026-07-28 upstream's
+ * `input_required` is handed to the client as the host's own (its state sealed inside the gateway's, exactly as for
+ * tools); the upstream's "not found" and "invalid params" answers become the same protocol errors downstream, and
+ * anything else fails the request with the host's internal-error answer (the details are logged).
+ */
+import type { GetPromptResult, InputRequiredResult, ReadResourceResult } from "@modelcontextprotocol/client";
+import { isMcpHostError } from "../../errors.js";
+import { inputRequired } from "../../extension/input-required.js";
+import { invalidParams, resourceNotFound } from "../../extension/request-errors.js";
+import type { RequestContext } from "../../extension/types.js";
+import { isInputRequired, type McpRegistry } from "../../registry/index.js";
+import { decodeState, encodeState } from "./gateway-state.js";
+import { unanswerable } from "./refusals.js";
+
+type ReadOutcome<R> = R | InputRequiredResult;
+
+/** The JSON-RPC code an upstream answered with, when the registry's error carries one. */
+function upstreamCode(error: unknown): number | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === "number" ? cause.code : undefined;
+}
+
+/** Runs one read (or get) round: the upstream's answer, its questions handed on, or its refusal turned into ours. */
+async function roundOf<R>(
+  key: string,
+  ctx: RequestContext,
+  run: (inputs: { inputResponses?: Record<string, unknown>; requestState?: string }) => Promise<ReadOutcome<R>>,
+  notFound: { error: () => Error; codes: readonly number[] },
+): Promise<ReadOutcome<R>> {
+  const raw = ctx.requestState();
+  const state = raw === undefined ? undefined : decodeState(raw);
+  if (raw !== undefined && (state?.k !== "upstream" || state.t !== key)) throw invalidParams(`the request state sent does not belong to ${key}`);
+  let result: ReadOutcome<R>;
+  try {
+    result = await run(
+      state?.k === "upstream" ? { inputResponses: { ...(ctx.inputResponses ?? {}) }, ...(state.s === undefined ? {} : { requestState: state.s }) } : {},
+    );
+  } catch (error) {
+    const code = upstreamCode(error);
+    if (isMcpHostError(error) && code !== undefined && notFound.codes.includes(code)) throw notFound.error();
+    if (isMcpHostError(error) && code === -32602) throw invalidParams(error.message);
+    throw error;
+  }
+  if (!isInputRequired(result)) return result;
+  const requests = (result.inputRequests ?? {}) as Record<string, { method?: string }>;
+  const missing = unanswerable(
+    ctx.clientCapabilities,
+    Object.values(requests).map((r) => String(r.method)),
+  );
+  if (missing.length > 0) throw invalidParams(`${key} asked the client for ${missing.join(" and ")}, which this client did not declare it can answer`);
+  return inputRequired({
+    inputRequests: requests as never,
+    requestState: encodeState({ k: "upstream", t: key, ...(typeof result.requestState === "string" ? { s: result.requestState } : {}) }),
+  });
+}
+
+/**
+ * Reads `uri` (a listed resource, or one a template expands to) from `server`.
+ * @example
+ * read: (ctx) => readUpstream(registry, "everything", "demo://resource/static/document/features.md", ctx)
+ */
+export function readUpstream(registry: McpRegistry, server: string, uri: string, ctx: RequestContext): Promise<ReadOutcome<ReadResourceResult>> {
+  return roundOf(
+    `resource:${server}:${uri}`,
+    ctx,
+    (inputs) => registry.readResource(uri, { server, signal: ctx.signal, inputRequired: "return", ...inputs }),
+    // Resource not found is -32002 in the 2025 protocol and -32602 from 2026-07-28 on.
+    { error: () => resourceNotFound(uri), codes: [-32002, -32602] },
+  );
+}
+
+/**
+ * Gets the prompt `name` (the registry's name for it) from `server`.
+ * @example
+ * get: (args, ctx) => getUpstreamPrompt(registry, "everything", "args-prompt", args, ctx)
+ */
+export function getUpstreamPrompt(
+  registry: McpRegistry,
+  server: string,
+  name: string,
+  args: Record<string, string>,
+  ctx: RequestContext,
+): Promise<ReadOutcome<GetPromptResult>> {
+  return roundOf(`prompt/${server}/${name}`, ctx, (inputs) => registry.getPrompt(name, args, { signal: ctx.signal, inputRequired: "return", ...inputs }), {
+    error: () => invalidParams(`prompt "${name}" was not found on server "${server}"`),
+    codes: [],
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * The handler behind every upstream tool the gateway offers (DESIGN.md §11): arguments, `_meta`, progress and
+ * cancellation pass through to the upstream, and its result comes back untouched. Around that, the rounds a call may
+ * take with its client, all through the host's `input_required` (which works in both eras):
+ * - approval (`approval: destructive | always`): the client is asked through elicitation before the tool runs;
+ * - a 2026-07-28 upstream's own `input_required`: handed to the client as the tool's own, the upstream's state inside
+ *   the gateway's (sealed by the host), and sent back with the answers on the next round — nothing kept here;
+ * - a 2025 upstream's pushed requests: the call pauses with the questions and goes on when the answers come.
+ * The common path — no approval, no questions — adds one small object and a closure or two per call.
+ */
+import { createHash } from "node:crypto";
+import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/client";
+import { acceptedContent, inputRequired } from "../../extension/input-required.js";
+import type { ToolContext, ToolHandler, ToolResult } from "../../extension/types.js";
+import { isInputRequired, registryErrorCode, type McpRegistry, type RegistryTool, type UpstreamRequest } from "../../registry/index.js";
+import { decodeState, encodeState } from "./gateway-state.js";
+import type { PausedCalls } from "./paused-calls.js";
+import { refusal, unanswerable } from "./refusals.js";
+import { UpstreamCall } from "./upstream-call.js";
+
+/** What the handlers of one server share. */
+export interface ServerCalls {
+  server: string;
+  registry: McpRegistry;
+  approval: "never" | "destructive" | "always";
+  paused: PausedCalls;
+  /** Told of a call that failed because the server could not be reached (so its health can be re-checked). */
+  unreachable(): void;
+}
+
+/** The key under which the approval question is asked. */
+export const APPROVAL_KEY = "mcp-host/approve";
+
+const APPROVAL_SCHEMA = {
+  type: "object",
+  properties: { approve: { type: "boolean", title: "Approve", description: "Let the tool run" } },
+  required: ["approve"],
+} as const;
+
+function digestOf(args: Record<string, unknown>): string {
+  return createHash("sha256").update(JSON.stringify(args)).digest("base64url").slice(0, 22);
+}
+
+function ownerOf(ctx: ToolContext): string {
+  return ctx.auth?.clientId ?? "";
+}
+
+function shownArguments(args: Record<string, unknown>): string {
+  const text = JSON.stringify(args);
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}
+
+/**
+ * @example
+ * const spec = { name: tool.name, toolset: "fs", inputSchema: tool.definition.inputSchema, handler: upstreamToolHandler(calls, tool) };
+ */
+export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): ToolHandler {
+  const key = `${calls.server}/${tool.upstreamName}`;
+  const subject = `tool "${tool.upstreamName}" on server "${calls.server}"`;
+  const needsApproval = calls.approval === "always" || (calls.approval === "destructive" && tool.destructive);
+  const refuse = (code: "MCP_TOOL_DENIED" | "MCP_CALL_FAILED", message: string) => refusal(code, message, calls.server, tool.upstreamName);
+
+  /** Drives one downstream round of a call and words what it came to. */
+  const round = async (call: UpstreamCall, ctx: ToolContext): Promise<ToolResult> => {
+    const step = await call.drive({ signal: ctx.signal, progress: (p) => ctx.progress(p.progress, p.total, p.message) });
+    if (step.kind === "ask") {
+      calls.paused.keep(call);
+      const inputRequests = Object.fromEntries(step.requests.map(({ key: k, request }) => [k, { method: request.method, params: request.params }]));
+      const keys = step.requests.map((r) => r.key);
+      return inputRequired({ inputRequests: inputRequests as never, requestState: encodeState({ k: "paused", t: key, id: call.id, keys }) });
+    }
+    return finished(step.result, ctx);
+  };
+
+  /** A finished upstream call: its result as it is, or a 2026-07-28 upstream's questions handed on. */
+  const finished = (result: CallToolResult | InputRequiredResult, ctx: ToolContext): ToolResult => {
+    if (!isInputRequired(result)) {
+      if (result.isError === true && registryErrorCode(result) === "MCP_SERVER_UNREACHABLE") calls.unreachable();
+      return result;
+    }
+    const requests = (result.inputRequests ?? {}) as Record<string, { method?: string }>;
+    const missing = unanswerable(
+      ctx.clientCapabilities,
+      Object.values(requests).map((r) => String(r.method)),
+    );
+    if (missing.length > 0) {
+      return refuse("MCP_CALL_FAILED", `${subject} asked the client for ${missing.join(" and ")}, which this client did not declare it can answer`);
+    }
+    const state = encodeState({ k: "upstream", t: key, ...(typeof result.requestState === "string" ? { s: result.requestState } : {}) });
+    return inputRequired({ inputRequests: requests as never, requestState: state });
+  };
+
+  /** Starts the upstream call (first round, or the next round of a 2026-07-28 upstream's questions). */
+  const start = (args: Record<string, unknown>, ctx: ToolContext, upstreamState: { s?: string } | undefined): Promise<ToolResult> => {
+    const call = new UpstreamCall(ownerOf(ctx), key);
+    const capabilities = ctx.clientCapabilities;
+    // A 2025 upstream's question pauses the call only when this client can answer it and there is room to wait.
+    const relay = (request: UpstreamRequest, ask: (r: UpstreamRequest) => Promise<unknown>) =>
+      unanswerable(capabilities, [request.method]).length === 0 && calls.paused.hasRoom() ? ask(request) : undefined;
+    call.start((ask, signal, onprogress) =>
+      calls.registry.callTool(tool.name, args, {
+        signal,
+        onprogress,
+        onServerRequest: (request) => relay(request, ask),
+        inputRequired: "return",
+        approve: () => true, // asked already (or not needed): the registry's own approval rule is satisfied here
+        ...(ctx.meta === undefined ? {} : { meta: { ...ctx.meta } }),
+        ...(upstreamState === undefined ? {} : { requestState: upstreamState.s, inputResponses: { ...(ctx.inputResponses ?? {}) } }),
+      }),
+    );
+    return round(call, ctx);
+  };
+
+  /** Asks for approval; undefined once it was given for these arguments. */
+  const approvalRound = (args: Record<string, unknown>, ctx: ToolContext, asked: boolean): ToolResult | undefined => {
+    const digest = digestOf(args);
+    if (asked) {
+      const answer = acceptedContent<{ approve?: unknown }>(ctx.inputResponses, APPROVAL_KEY);
+      if (answer?.approve === true) return undefined;
+      return refuse("MCP_TOOL_DENIED", `the call to ${subject} was not approved`);
+    }
+    if (unanswerable(ctx.clientCapabilities, ["elicitation/create"]).length > 0) {
+      return refuse(
+        "MCP_TOOL_DENIED",
+        `${subject} needs approval (approval: "${calls.approval}") and this client cannot be asked (it did not declare elicitation); the call was refused`,
+      );
+    }
+    const message = `Allow ${subject} to run${tool.destructive ? " (it may change or delete things)" : ""}? Arguments: ${shownArguments(args)}`;
+    return inputRequired({
+      inputRequests: { [APPROVAL_KEY]: inputRequired.elicit({ message, requestedSchema: APPROVAL_SCHEMA }) },
+      requestState: encodeState({ k: "approve", t: key, d: digest }),
+    });
+  };
+
+  return async (args, ctx) => {
+    const raw = ctx.requestState();
+    const state = raw === undefined ? undefined : decodeState(raw);
+    if (raw !== undefined && (state === undefined || state.t !== key)) {
+      return refuse("MCP_CALL_FAILED", `the request state sent with this call does not belong to ${subject}; call it again without it`);
+    }
+    if (state?.k === "paused") {
+      const call = calls.paused.take(state.id);
+      if (!call || call.owner !== ownerOf(ctx)) {
+        return refuse(
+          "MCP_CALL_FAILED",
+          `${subject} is no longer waiting for this answer (it ran out of time, or was started by another process); call it again`,
+        );
+      }
+      call.answer(ctx.inputResponses, state.keys);
+      return round(call, ctx);
+    }
+    if (state?.k === "upstream") return start(args, ctx, state);
+    if (needsApproval) {
+      const asked = state?.k === "approve";
+      if (asked && state.d !== digestOf(args)) return refuse("MCP_TOOL_DENIED", `the approval given was for other arguments to ${subject}; call it again`);
+      const refused = approvalRound(args, ctx, asked);
+      if (refused) return refused;
+    }
+    return start(args, ctx, undefined);
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The gateway's public API (DESIGN.md §11): `createGateway` turns a deployment's `servers:` into an extension whose
+ * toolsets are other people's MCP servers, plus the shapes it takes and reports. The CLI hands it `config.servers`.
+ */
+export { createGateway } from "./gateway.js";
+export type { Gateway, ReconfigureReport } from "./gateway.js";
+export type { GatewayAuthConfig, GatewayOptions, GatewayServerConfig, RetryOptions } from "./gateway-options.js";
+export { GATEWAY_DEFAULTS } from "./gateway-options.js";
+export type { ServerLinkStatus as GatewayServerStatus } from "./server-link.js";
+export type { ServerChanges } from "./server-changes.js";
+export { BUILT_IN_AUTH_KINDS } from "./credentials/upstream-credentials.js";
+export { APPROVAL_KEY } from "./calls/tool-handler.js";

@@ -1,0 +1,127 @@
+/**
+ * What one upstream server contributes to the host: its toolset (named after it; title, description and `default`
+ * from the config, instructions from the upstream), its tools after `include` / `exclude` (the registry already hid
+ * `deniedTools`), its resources, resource templates and prompts — each handler a pass-through to the one shared
+ * connection. Built once per listing: the upstream's schema objects are handed over as they are, so the host
+ * compiles each once, and a call does no schema work here.
+ */
+import type { DynamicOffer, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec, ToolsetSpec } from "../../extension/types.js";
+import type { McpRegistry, RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../../registry/index.js";
+import { getUpstreamPrompt, readUpstream } from "../calls/read-handlers.js";
+import { upstreamToolHandler, type ServerCalls } from "../calls/tool-handler.js";
+import type { GatewayServerConfig } from "../gateway-options.js";
+import type { ToolFilter } from "./tool-filter.js";
+
+/** One server's listing, as the registry gives it. */
+export interface ServerListing {
+  tools: readonly RegistryTool[];
+  resources: readonly RegistryResource[];
+  templates: readonly RegistryResourceTemplate[];
+  prompts: readonly RegistryPrompt[];
+  instructions?: string;
+}
+
+/** A server's part of the gateway's offer. */
+export type ServerOffer = Required<DynamicOffer>;
+
+/** The registry's idle timeout default, for the host's per-tool timeout when the config sets none. */
+const REGISTRY_DEFAULT_TIMEOUT_MS = 60_000;
+/** Room left after the registry's own total cap, so its timeout (which says more) is the one a caller sees. */
+const HOST_TIMEOUT_MARGIN_MS = 5_000;
+
+/** The toolset alone (a server that is not listed yet, or never connected, still declares it). */
+export function toolsetOf(server: string, config: GatewayServerConfig, instructions?: string): ToolsetSpec {
+  return {
+    name: server,
+    ...(config.title === undefined ? {} : { title: config.title }),
+    ...(config.description === undefined ? {} : { description: config.description }),
+    ...(instructions === undefined ? {} : { instructions }),
+    default: config.default ?? true,
+  };
+}
+
+function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeoutMs: number): ToolSpec {
+  const d = tool.definition;
+  return {
+    name: tool.name,
+    toolset: server,
+    ...(d.title === undefined ? {} : { title: d.title }),
+    ...(d.description === undefined ? {} : { description: d.description }),
+    inputSchema: d.inputSchema as never,
+    ...(d.outputSchema === undefined ? {} : { outputSchema: d.outputSchema as never }),
+    ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
+    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    timeoutMs,
+    validateOutput: false, // the registry checked it, under the server's structuredContent policy
+    handler: upstreamToolHandler(calls, tool),
+  };
+}
+
+function resourceSpec(registry: McpRegistry, server: string, resource: RegistryResource): ResourceSpec {
+  const d = resource.definition;
+  return {
+    uri: resource.upstreamUri,
+    name: d.name,
+    toolset: server,
+    ...(d.title === undefined ? {} : { title: d.title }),
+    ...(d.description === undefined ? {} : { description: d.description }),
+    ...(d.mimeType === undefined ? {} : { mimeType: d.mimeType }),
+    ...(d.size === undefined ? {} : { size: d.size }),
+    ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
+    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    read: (ctx) => readUpstream(registry, server, resource.upstreamUri, ctx),
+  };
+}
+
+function templateSpec(registry: McpRegistry, server: string, template: RegistryResourceTemplate): ResourceTemplateSpec {
+  const d = template.definition;
+  return {
+    uriTemplate: d.uriTemplate,
+    name: d.name,
+    toolset: server,
+    ...(d.title === undefined ? {} : { title: d.title }),
+    ...(d.description === undefined ? {} : { description: d.description }),
+    ...(d.mimeType === undefined ? {} : { mimeType: d.mimeType }),
+    ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
+    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    read: (uri, _variables, ctx) => readUpstream(registry, server, uri, ctx),
+  };
+}
+
+function promptSpec(registry: McpRegistry, server: string, prompt: RegistryPrompt): PromptSpec {
+  const d = prompt.definition;
+  return {
+    name: prompt.name,
+    toolset: server,
+    ...(d.title === undefined ? {} : { title: d.title }),
+    ...(d.description === undefined ? {} : { description: d.description }),
+    ...(d.arguments === undefined ? {} : { arguments: d.arguments }),
+    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    get: (args, ctx) => getUpstreamPrompt(registry, server, prompt.name, args, ctx),
+  };
+}
+
+/**
+ * @example
+ * const offer = serverOffer({ server: "fs", config, calls, listing, filter });
+ * ctx.replaceOffer({ toolsets: [offer.toolsets[0]], tools: offer.tools, … });
+ */
+export function serverOffer(parts: {
+  server: string;
+  config: GatewayServerConfig;
+  calls: ServerCalls;
+  listing: ServerListing;
+  filter: ToolFilter;
+}): ServerOffer {
+  const { server, config, calls, listing, filter } = parts;
+  const { registry } = calls;
+  const idle = config.timeoutMs ?? REGISTRY_DEFAULT_TIMEOUT_MS;
+  const timeoutMs = (config.maxTotalTimeoutMs ?? idle * 10) + HOST_TIMEOUT_MARGIN_MS;
+  return {
+    toolsets: [toolsetOf(server, config, listing.instructions)],
+    tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs)),
+    resources: listing.resources.map((r) => resourceSpec(registry, server, r)),
+    resourceTemplates: listing.templates.map((t) => templateSpec(registry, server, t)),
+    prompts: listing.prompts.map((p) => promptSpec(registry, server, p)),
+  };
+}

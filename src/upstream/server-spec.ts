@@ -1,0 +1,62 @@
+/**
+ * One configured server as the registry's ServerSpec: stdio or http by its fields, its registry options carried
+ * over one to one, its credentials resolved, and — always — the server-to-client request kinds declared, so an
+ * upstream that asks its client (sampling, elicitation, roots) can be answered by the downstream client of the call.
+ */
+import type { Clock } from "../clock.js";
+import { McpHostError } from "../errors.js";
+import type { AuthStrategy } from "../extension/types.js";
+import { ServerSpec, type ServerOptions, type ServerSpecification } from "../registry/index.js";
+import { upstreamCredentials } from "./credentials/upstream-credentials.js";
+import type { GatewayServerConfig } from "./gateway-options.js";
+
+/** The transport a server entry means: as written, else stdio for a command and http for a URL. */
+export function transportOf(config: GatewayServerConfig): "stdio" | "http" {
+  return config.transport ?? (config.command !== undefined ? "stdio" : "http");
+}
+
+function commonOptions(config: GatewayServerConfig): ServerOptions {
+  return {
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
+    ...(config.probeTimeoutMs === undefined ? {} : { probeTimeoutMs: config.probeTimeoutMs }),
+    ...(config.approval === undefined ? {} : { approval: config.approval }),
+    ...(config.unannotated === undefined ? {} : { unannotated: config.unannotated }),
+    ...(config.deniedTools === undefined ? {} : { deniedTools: config.deniedTools }),
+    ...(config.era === undefined ? {} : { era: config.era }),
+    ...(config.structuredContent === undefined ? {} : { structuredContent: config.structuredContent }),
+    // The gateway relays these to the client of the call in progress (and refuses them when it cannot).
+    accept: ["sampling", "elicitation", "roots"],
+  };
+}
+
+/**
+ * The registry spec of one server; throws McpHostError for a bad entry (never quoting a URL or a secret).
+ * @example
+ * serverSpecOf("git", { command: "uvx", args: ["mcp-server-git"] }, {}, systemClock).transport // "stdio"
+ */
+export function serverSpecOf(name: string, config: GatewayServerConfig, strategies: Readonly<Record<string, AuthStrategy>>, clock: Clock): ServerSpecification {
+  const common = commonOptions(config);
+  if (transportOf(config) === "stdio") {
+    if (config.url !== undefined || config.auth !== undefined || Object.keys(config.headers ?? {}).length > 0) {
+      throw new McpHostError(
+        "MCP_TRANSPORT_INVALID",
+        `server "${name}": a stdio server takes no url, headers or auth (a subprocess has no connection to authenticate)`,
+        {
+          server: name,
+        },
+      );
+    }
+    return ServerSpec.stdio(name, config.command ?? "", config.args ?? [], {
+      ...common,
+      ...(config.env === undefined ? {} : { env: config.env }),
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      ...(config.killGraceMs === undefined ? {} : { killGraceMs: config.killGraceMs }),
+    });
+  }
+  if (config.command !== undefined || (config.args?.length ?? 0) > 0 || Object.keys(config.env ?? {}).length > 0) {
+    throw new McpHostError("MCP_TRANSPORT_INVALID", `server "${name}": an http server takes no command, args or env`, { server: name });
+  }
+  if (config.url === undefined) throw new McpHostError("MCP_TRANSPORT_INVALID", `server "${name}": an http server needs a url`, { server: name });
+  return ServerSpec.http(name, config.url, { ...common, ...upstreamCredentials(name, config, strategies, clock) });
+}
