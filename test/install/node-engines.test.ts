@@ -44,7 +44,10 @@ export function satisfies(version: string, range: string): boolean {
         if (op === "<") return c < 0;
         if (op === "^") return c >= 0 && v[0] === bound[0];
         if (op === "~") return c >= 0 && v[0] === bound[0] && v[1] === bound[1];
-        return rest === "*" || c === 0;
+        if (rest === "*" || rest === "x") return true;
+        // A partial version is an x-range: "20" is any 20.x.y, "20.19" any 20.19.y.
+        const given = rest!.split(".").filter((part) => part !== "x" && part !== "*").length;
+        return v.slice(0, given).every((part, i) => part === bound[i]);
       }),
   );
 }
@@ -70,5 +73,8 @@ describe("engines", () => {
     assert.equal(satisfies("20.19.0", "^20.19.0 || ^22.12.0 || >=23"), true);
     assert.equal(satisfies("20.19.0", ">=20.18.1 <21"), true);
     assert.equal(satisfies("20.19.0", "~20.20"), false);
+    assert.equal(satisfies("20.19.0", "18 || 20 || >=22"), true);
+    assert.equal(satisfies("20.19.0", "18 || >=22"), false);
+    assert.equal(satisfies("20.19.0", "20.18"), false);
   });
 });
