@@ -16,7 +16,9 @@ const STOP_TIMEOUT_MS = 15_000;
 export async function startServe({ root, logFile, extension, selection }) {
   const cli = join(root, "dist", "cli", "main.js");
   if (!existsSync(cli)) throw new Error(`${cli} does not exist: run "npm run build" first`);
-  const args = [cli, "serve", selection, "--port", "0", "--host", "127.0.0.1", "--extension", extension];
+  // Its own (empty) config, so the repository's default deployment (mcp-host.config.yaml) does not join in.
+  const config = join(root, "scripts", "conformance", "mcp-host.config.json");
+  const args = [cli, "serve", selection, "--config", config, "--port", "0", "--host", "127.0.0.1", "--extension", extension];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   const command = `node ${args.map((a) => (a === cli ? "dist/cli/main.js" : a)).join(" ")}`;
   const log = createWriteStream(logFile);

@@ -13,6 +13,7 @@ import { extensionNamesFromEnv, loadExtensions } from "../host/loading/load-exte
 import type { LoadResult } from "../host/loading/load.js";
 import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
 import { createLogger, type Logger, type LogLevel } from "../logger.js";
+import { createGateway, type Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 
@@ -26,6 +27,10 @@ export interface Deployment {
   secrets: readonly string[];
   host: McpHost;
   logger: Logger;
+  /** The gateway serving the config's `servers:` (present when the config has any). */
+  gateway?: Gateway;
+  /** The upstream auth kinds the loaded extensions contribute (checked again on a reload). */
+  authKinds: readonly string[];
 }
 
 /** The deployment's name and version: the config's, else its package.json's, else mcp-host's. */
@@ -46,7 +51,7 @@ export function mcpHostVersion(): string {
 }
 
 /** The flags that override the config file, as a partial config. */
-function overridesOf(settings: CliSettings, selectionArgument: boolean): ConfigOverrides {
+export function overridesOf(settings: CliSettings, selectionArgument: boolean): ConfigOverrides {
   const http: Record<string, unknown> = {};
   if (settings.port !== undefined) http.port = settings.port;
   if (settings.host !== undefined) http.host = settings.host;
@@ -83,6 +88,28 @@ async function loadWanted(cwd: string, config: DeploymentConfig, names: string[]
   return { extensions: loaded.extensions.filter((e) => !excluded.has(e.extension.name) && !excluded.has(e.packageName)), failures: loaded.failures };
 }
 
+/** The gateway for the config's `servers:`, or undefined when there are none. */
+export function gatewayFor(config: DeploymentConfig, logger: Logger): Gateway | undefined {
+  if (Object.keys(config.servers).length === 0) return undefined;
+  return createGateway({
+    servers: config.servers,
+    startupTimeoutMs: config.startupTimeoutMs,
+    remoteServers: config.remoteServers,
+    logger: logger.child("gateway"),
+  });
+}
+
+/**
+ * Fails a serving command's start-up when the gateway could not bring its `required` servers up (DESIGN.md §11):
+ * the host would otherwise serve without them.
+ */
+export async function refuseGatewayProblems(deployment: Deployment): Promise<void> {
+  const problems = deployment.gateway?.problems() ?? [];
+  if (problems.length === 0) return;
+  await deployment.host.stop().catch(() => {});
+  throw problems.length === 1 ? problems[0]! : new McpHostError(problems[0]!.code, problems.map((p) => p.message).join("; "));
+}
+
 /**
  * @example
  * const { host, config } = await loadDeployment(settings, process.env, { logLevel: "info", selectionArgument: true });
@@ -100,13 +127,17 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   const kindProblems = checkAuthKinds(config, kinds);
   if (kindProblems.length > 0) throw new ConfigError(kindProblems, loaded.source ? { source: loaded.source } : {});
   const { name, version } = identity(config, cwd);
-  const host = buildHost(extensions, {
-    name,
-    version,
-    logger,
-    extensionOptions: config.extensions.options,
-    ...(config.instructions ? { instructions: config.instructions } : {}),
-  });
+  const gateway = gatewayFor(config, logger);
+  const host = buildHost(
+    gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
+    {
+      name,
+      version,
+      logger,
+      extensionOptions: config.extensions.options,
+      ...(config.instructions ? { instructions: config.instructions } : {}),
+    },
+  );
   await host.start();
   if (config.selection.strict && config.selection.default !== undefined) {
     const selection = parseSelection(config.selection.default, { ignoreKeys: config.selection.ignoreKeys });
@@ -120,5 +151,13 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       throw error;
     }
   }
-  return { config, ...(loaded.source ? { source: loaded.source } : {}), secrets: loaded.secrets, host, logger };
+  return {
+    config,
+    ...(loaded.source ? { source: loaded.source } : {}),
+    secrets: loaded.secrets,
+    host,
+    logger,
+    authKinds: kinds,
+    ...(gateway ? { gateway } : {}),
+  };
 }

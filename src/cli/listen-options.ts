@@ -1,5 +1,6 @@
 /**
- * The deployment config's `http` and `selection` sections as the options `listenHost` takes.
+ * The deployment config's `http`, `selection` and `auth` sections as the options `listenHost` takes (the `auth`
+ * option has the config section's own shape).
  */
 import type { DeploymentConfig } from "../config/index.js";
 import type { ListenOptions } from "../http/listen.js";
@@ -22,6 +23,7 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
     ...(http.cors ? { cors: { origin: http.cors.origin === "*" ? true : http.cors.origin } } : {}),
+    ...(config.auth ? { auth: config.auth } : {}),
     selection: { strict: selection.strict, ignoreKeys: selection.ignoreKeys, ...(selection.default !== undefined ? { default: selection.default } : {}) },
   };
 }

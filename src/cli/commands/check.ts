@@ -14,7 +14,11 @@ export interface CheckReport {
   ok: boolean;
   config: string | null;
   extensions: ExtensionDescription[];
+  /** Each upstream server of the config, with its state and how many tools it offers. */
+  upstreams: Array<{ server: string; state: string; tools: number; code?: string }>;
   unavailable: UnavailableDescription[];
+  /** What stopped the gateway (an unreachable required server, a filter that matches nothing…), by code. */
+  problems: Array<{ code: string; message: string }>;
   toolsets: string[];
 }
 
@@ -22,6 +26,9 @@ function formatReport(report: CheckReport): string {
   const lines = [`config: ${report.config ?? "none found (defaults)"}`, `toolsets: ${report.toolsets.join(", ") || "(none)"}`];
   for (const e of report.extensions)
     lines.push(`extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.code ?? ""} ${e.error}` : ""}`);
+  for (const u of report.upstreams)
+    lines.push(`upstream ${u.server}: ${u.state}${u.state === "up" ? ` (${u.tools} tools)` : ""}${u.code ? ` — ${u.code}` : ""}`);
+  for (const p of report.problems) lines.push(`problem ${p.code}: ${p.message}`);
   for (const u of report.unavailable) lines.push(`upstream ${u.server}: unavailable (${u.code}, ${u.phase})${u.message ? ` — ${u.message}` : ""}`);
   lines.push(report.ok ? "check: ok" : "check: problems found");
   return lines.join("\n");
@@ -32,12 +39,22 @@ function formatReport(report: CheckReport): string {
  * process.exitCode = await checkCommand(parseCli(["check", "--json"], cwd), process.env, console.log);
  */
 export async function checkCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
-  const { host, source } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
+  const { host, source, gateway } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
   try {
     const extensions = host.extensionStatuses();
     const unavailable = host.unavailable();
-    const ok = extensions.every((e) => e.status !== "failed") && unavailable.length === 0;
-    const report: CheckReport = { ok, config: source ?? null, extensions, unavailable, toolsets: host.declaredToolsets().map((t) => t.name) };
+    const problems = (gateway?.problems() ?? []).map((p) => ({ code: p.code, message: p.message }));
+    const upstreams = (gateway?.status() ?? []).map((s) => ({ server: s.server, state: s.state, tools: s.tools, ...(s.code ? { code: s.code } : {}) }));
+    const ok = extensions.every((e) => e.status !== "failed") && unavailable.length === 0 && problems.length === 0;
+    const report: CheckReport = {
+      ok,
+      config: source ?? null,
+      extensions,
+      upstreams,
+      unavailable,
+      problems,
+      toolsets: host.declaredToolsets().map((t) => t.name),
+    };
     out(settings.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return ok ? 0 : 1;
   } finally {

@@ -4,8 +4,9 @@
  */
 import { listenHost } from "../../http/listen.js";
 import type { CliSettings } from "../args.js";
-import { loadDeployment } from "../deployment.js";
+import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { listenOptionsOf } from "../listen-options.js";
+import { reloadOnSignal } from "../reload.js";
 import { onShutdownSignals } from "../signals.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -15,13 +16,21 @@ type Env = Readonly<Record<string, string | undefined>>;
  * await serveCommand(parseCli(["serve", "--port", "0"], cwd), process.env, console.log);
  */
 export async function serveCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
-  const { host, config } = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
+  const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
+  await refuseGatewayProblems(deployment);
+  const { host, config } = deployment;
   const served = await listenHost(host, listenOptionsOf(config));
   out(`mcp-host is serving "${host.name}" over MCP at ${served.url.href}`);
   out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);
   out(`  health:          ${new URL("/healthz", served.baseUrl).href}`);
   out(`  select toolsets: ${served.url.href}?only=NAME  (see /toolsets for the names)`);
   for (const e of host.extensionStatuses()) out(`  extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.error}` : ""}`);
-  onShutdownSignals(() => served.close());
+  for (const s of deployment.gateway?.status() ?? [])
+    out(`  upstream ${s.server}: ${s.state}${s.state === "up" ? ` (${s.tools} tools)` : s.code ? ` — ${s.code}` : ""}`);
+  const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
+  onShutdownSignals(async () => {
+    stopReloading();
+    await served.close();
+  });
   return new Promise<number>(() => {});
 }

@@ -6,7 +6,7 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { assertNoUnknownToolsets, parseSelection } from "../../host/selection.js";
 import type { CliSettings } from "../args.js";
-import { loadDeployment } from "../deployment.js";
+import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { onShutdownSignals } from "../signals.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -16,7 +16,9 @@ type Env = Readonly<Record<string, string | undefined>>;
  * await stdioCommand(parseCli(["stdio", "only=time"], cwd), process.env);
  */
 export async function stdioCommand(settings: CliSettings, env: Env): Promise<number> {
-  const { host, config } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
+  const deployment = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
+  await refuseGatewayProblems(deployment);
+  const { host, config } = deployment;
   const query = settings.argument ?? config.selection.default ?? "";
   const selection = parseSelection(query, { ignoreKeys: config.selection.ignoreKeys });
   const first = await host.build(selection);
