@@ -38,13 +38,20 @@ export interface IdleOptions {
   log(line: string): void;
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function waitForExpiry(loadgen: LoadGenerator, key: string, ttlMs: number): Promise<number> {
   const started = Date.now();
-  // Probing refreshes the probed session, so each probe asks a different one; the first 404 means the sweep ran.
+  // Probing refreshes the probed session, so each probe asks a different one; the first 404 means the sweep
+  // has begun (it closes the expired sessions one after another, oldest first). Then it gets time to finish.
   for (let attempt = 0; attempt < 30; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, attempt === 0 ? ttlMs : 1000));
+    await pause(attempt === 0 ? ttlMs : 1000);
     const { status } = await loadgen.probeIdle(key, attempt);
-    if (status === 404) return Date.now() - started;
+    if (status === 404) {
+      const gone = Date.now() - started;
+      await pause(Math.max(2000, ttlMs));
+      return gone;
+    }
   }
   throw new Error(`the sessions did not expire within ${ttlMs + 30_000} ms`);
 }
