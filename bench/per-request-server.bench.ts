@@ -9,11 +9,7 @@
 import { performance } from "node:perf_hooks";
 import { createMcpHandler, InMemoryTransport, McpServer, type Server } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { buildHost } from "../src/host/build-host.js";
-import { parseSelection } from "../src/host/selection.js";
-import type { BuiltServer } from "../src/host/built-server.js";
-import type { ToolSpec } from "../src/extension/types.js";
-import { silentLogger } from "../src/logger.js";
+import { buildHost, parseSelection, silentLogger, type BuiltServer, type ToolSpec } from "./servers/mcp-host-api.js";
 
 const SIZES = [10, 1000] as const;
 const CREATE_RUNS = 2000;
