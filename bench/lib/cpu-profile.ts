@@ -5,7 +5,11 @@
  * source (src/…), node's internals (node:…), or V8's pseudo-frames ((garbage collector), (program)).
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { Table } from "./results.js";
+
+/** The repository's root, with a trailing slash: what is under it is mcp-host's own code or the bench's. */
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 interface ProfileNode {
   id: number;
@@ -42,17 +46,18 @@ export function packageOf(url: string, functionName: string): string {
     const rest = path.slice(at + "/node_modules/".length).split("/");
     return rest[0]!.startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  if (/\/src\/[^/]/.test(path)) return `mcp-host ${path.slice(path.lastIndexOf("/src/") + 1).split("/").slice(0, 2).join("/")}`;
-  if (path.includes("/bench/")) return "bench (peer wrapper)";
-  return path;
+  if (!path.startsWith(REPO)) return path;
+  const [top, second] = path.slice(REPO.length).split("/");
+  if (top === "src" || top === "dist") return `mcp-host ${top}/${second}`;
+  if (top === "bench") return "bench (peer wrapper)";
+  return path.slice(REPO.length);
 }
 
 function shortUrl(url: string): string {
   const path = decodeURIComponent(url.replace(/^file:\/\//, ""));
   const at = path.lastIndexOf("/node_modules/");
   if (at >= 0) return path.slice(at + "/node_modules/".length);
-  const src = path.lastIndexOf("/src/");
-  return src >= 0 ? path.slice(src + 1) : path;
+  return path.startsWith(REPO) ? path.slice(REPO.length) : path;
 }
 
 export function summarizeProfile(file: string, top = 25): ProfileSummary {

@@ -4,7 +4,7 @@
  * or more; `--concurrency` and `--peers` narrow a run (for a profile or a quick look).
  *
  *   npm run bench -- [--quick] [--scenario echo[,sessions]] [--concurrency 16] [--peers mcp-host,sdk-v2]
- *                    [--rounds N] [--seconds S] [--out DIR] [--cpu-prof]
+ *                    [--rounds N] [--seconds S] [--out DIR] [--cpu-prof [--profile-peers mcp-host,sdk-v2]]
  */
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -22,8 +22,10 @@ export interface Options {
   /** Only these peers (mcp-host is always needed for the ratios, but may be left out too). */
   peers?: string[];
   timing: Timing;
-  /** Profile every mcp-host server process (V8 --cpu-prof) and print the top self-time items. */
+  /** Profile server processes (V8 --cpu-prof) and print the top self-time items. */
   cpuProf: boolean;
+  /** Which peers' processes --cpu-prof profiles (default: mcp-host). */
+  profilePeers: string[];
 }
 
 export const FULL_TIMING: Timing = { measureMs: 2000, warmupMs: 500, firstWarmupMs: 3000, rounds: 4 };
@@ -57,6 +59,7 @@ export function parseOptions(argv: readonly string[]): Options {
       seconds: { type: "string" },
       out: { type: "string" },
       "cpu-prof": { type: "boolean" },
+      "profile-peers": { type: "string" },
     },
   });
   const scenarios = list(values.scenario) ?? [...SCENARIO_NAMES];
@@ -64,7 +67,8 @@ export function parseOptions(argv: readonly string[]): Options {
     if (!(SCENARIO_NAMES as readonly string[]).includes(name)) throw new Error(`unknown scenario "${name}"; the scenarios are ${SCENARIO_NAMES.join(", ")}`);
   }
   const peers = list(values.peers);
-  for (const name of peers ?? []) {
+  const profilePeers = list(values["profile-peers"]) ?? ["mcp-host"];
+  for (const name of [...(peers ?? []), ...profilePeers]) {
     if (!(PEER_IDS as readonly string[]).includes(name)) throw new Error(`unknown peer "${name}"; the peers are ${PEER_IDS.join(", ")}`);
   }
   const concurrency = list(values.concurrency)?.map((c) => {
@@ -84,5 +88,6 @@ export function parseOptions(argv: readonly string[]): Options {
     ...(peers ? { peers } : {}),
     timing: { ...base, ...(seconds ? { measureMs: seconds * 1000 } : {}), ...(rounds ? { rounds: Math.round(rounds) } : {}) },
     cpuProf: values["cpu-prof"] ?? false,
+    profilePeers,
   };
 }

@@ -42,7 +42,7 @@ export async function runThroughput(context: ScenarioContext, plans: readonly Pl
   context.log(`  starting ${admittedPlans.length} server processes`);
   const peers = await startPeers(
     admittedPlans.map((p) => p.config),
-    (config) => (profileDir && config.peer === "mcp-host" ? { cpuProfDir: profileDir } : {}),
+    (config) => (profileDir && context.options.profilePeers.includes(config.peer) ? { cpuProfDir: profileDir } : {}),
   );
   const labels = new Map<number, string>();
   const rows: Row[] = [];
@@ -65,10 +65,13 @@ export async function runThroughput(context: ScenarioContext, plans: readonly Pl
   const profileFiles: string[] = [];
   if (profileDir) {
     for (const name of readdirSync(profileDir).filter((n) => n.endsWith(".cpuprofile") && !before.has(n))) {
-      const pid = Number(name.split(".")[3]); // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
+      // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread, the others are tsx's
+      // module loader (idle once the server runs), so only the main thread's profile is summarised.
+      const [, , , pid, thread] = name.split(".");
       const file = join(profileDir, name);
       profileFiles.push(file);
-      profiles.push(...profileTables(summarizeProfile(file), `CPU profile of ${labels.get(pid) ?? "mcp-host"} (pid ${pid})`));
+      if (thread !== "0") continue;
+      profiles.push(...profileTables(summarizeProfile(file), `CPU profile of ${labels.get(Number(pid)) ?? `pid ${pid}`} (pid ${pid}, main thread)`));
     }
   }
   return { rows, profiles, profileFiles };
