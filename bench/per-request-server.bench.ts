@@ -9,12 +9,7 @@
 import { performance } from "node:perf_hooks";
 import { createMcpHandler, InMemoryTransport, McpServer, type Server } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { buildHost } from "../src/host/build-host.js";
-import { parseSelection } from "../src/host/selection.js";
-import type { BuiltServer } from "../src/host/built-server.js";
-import type { ToolSpec } from "../src/extension/types.js";
-import { silentLogger } from "../src/logger.js";
-import { compiledOf } from "../src/host/built-server.js";
+import { buildHost, compiledOf, parseSelection, silentLogger, type BuiltServer, type ToolSpec } from "./servers/mcp-host-api.js";
 
 const SIZES = [10, 1000] as const;
 const CREATE_RUNS = 2000;
@@ -75,7 +70,7 @@ async function handshakeAndList(server: Pick<Server, "connect" | "close">): Prom
   await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const listed = await request(2, "tools/list", {});
   await server.close();
-  return ((listed["result"] as { tools: unknown[] }).tools).length;
+  return (listed.result as { tools: unknown[] }).tools.length;
 }
 
 /** A 2026-07-28 tools/list POST through the SDK's per-request handler, as the host serves the modern era. */
@@ -113,7 +108,9 @@ async function modernList(handler: ReturnType<typeof createMcpHandler>): Promise
 function mcpServerWith(specs: ToolSpec<any>[]): McpServer {
   const server = new McpServer({ name: "bench", version: "1.0.0" });
   for (const spec of specs) {
-    server.registerTool(spec.name, { description: spec.description!, inputSchema: spec.inputSchema }, () => ({ content: [{ type: "text" as const, text: "ok" }] }));
+    server.registerTool(spec.name, { description: spec.description!, inputSchema: spec.inputSchema }, () => ({
+      content: [{ type: "text" as const, text: "ok" }],
+    }));
   }
   return server;
 }
@@ -167,7 +164,9 @@ async function main(): Promise<void> {
   }
 
   const ms = (value: number) => (value < 1 ? `${(value * 1000).toFixed(1)} µs` : `${value.toFixed(2)} ms`);
-  console.log(`per-request server cost, medians (Node ${process.version}; create x${CREATE_RUNS}, host lists x${LIST_RUNS}, McpServer x${LIST_RUNS}/${MCP_SERVER_RUNS})\n`);
+  console.log(
+    `per-request server cost, medians (Node ${process.version}; create x${CREATE_RUNS}, host lists x${LIST_RUNS}, McpServer x${LIST_RUNS}/${MCP_SERVER_RUNS})\n`,
+  );
   const width = Math.max(...rows.map((r) => r.label.length));
   console.log(`${"".padEnd(width)}  ${"10 tools".padStart(10)}  ${"1000 tools".padStart(10)}  ${"1000/10".padStart(8)}`);
   for (const row of rows) {

@@ -47,6 +47,8 @@ const steps = [];
 const files = only.length > 0 ? only : [...testFiles(join(root, "test")), ...testFiles(join(root, "plugins")), ...testFiles(join(root, "examples"))];
 // The tests run the built command and plugins (dist/), so the build comes first; it is incremental.
 steps.push(["build", run("build", process.execPath, ["scripts/build.mjs"])]);
+// The benchmark smoke test (and the type-check of bench/) needs the frameworks it compares against.
+steps.push(["benchmark peers", run("benchmark peers", process.execPath, ["scripts/bench-peers.mjs"])]);
 steps.push(["typecheck", run("typecheck", "npx", ["tsc", "-p", "tsconfig.json"])]);
 if (only.length === 0) steps.push(["format and lint (biome)", run("format and lint", "npx", ["biome", "ci", "--colors=off", "."])]);
 const tests = await runTests(`tests (${files.length} files)`, [

@@ -1,0 +1,96 @@
+/**
+ * The suite's command line. `npm run bench` runs every scenario at full length; `--quick` runs each measurement
+ * for about a second (a smoke run: numbers are rough, correctness checks are the same); `--scenario` picks one
+ * or more; `--concurrency` and `--peers` narrow a run (for a profile or a quick look).
+ *
+ *   npm run bench -- [--quick] [--scenario echo[,sessions]] [--concurrency 16] [--peers mcp-host,sdk-v2]
+ *                    [--rounds N] [--seconds S] [--out DIR] [--cpu-prof [--profile-peers mcp-host,sdk-v2]]
+ */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { PEER_IDS } from "../servers/peer.js";
+import type { Timing } from "./measure.js";
+import { SCENARIO_NAMES, type ScenarioName } from "./results.js";
+
+export interface Options {
+  quick: boolean;
+  scenarios: ScenarioName[];
+  /** Where latest.json and latest.md go (default bench/results). */
+  out: string;
+  /** Only these concurrencies (where a scenario has several). */
+  concurrency?: number[];
+  /** Only these peers (mcp-host is always needed for the ratios, but may be left out too). */
+  peers?: string[];
+  timing: Timing;
+  /** Profile server processes (V8 --cpu-prof) and print the top self-time items. */
+  cpuProf: boolean;
+  /** Which peers' processes --cpu-prof profiles (default: mcp-host). */
+  profilePeers: string[];
+}
+
+export const FULL_TIMING: Timing = { measureMs: 2000, warmupMs: 500, firstWarmupMs: 3000, rounds: 4 };
+export const QUICK_TIMING: Timing = { measureMs: 750, warmupMs: 250, firstWarmupMs: 500, rounds: 2 };
+
+export const DEFAULT_OUT = fileURLToPath(new URL("../results", import.meta.url));
+
+function list(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = (Array.isArray(value) ? value : [value])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return parts.length ? parts : undefined;
+}
+
+function positive(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} must be a positive number, got "${value}"`);
+  return n;
+}
+
+export function parseOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      quick: { type: "boolean" },
+      scenario: { type: "string", multiple: true },
+      concurrency: { type: "string" },
+      peers: { type: "string" },
+      rounds: { type: "string" },
+      seconds: { type: "string" },
+      out: { type: "string" },
+      "cpu-prof": { type: "boolean" },
+      "profile-peers": { type: "string" },
+    },
+  });
+  const scenarios = list(values.scenario) ?? [...SCENARIO_NAMES];
+  for (const name of scenarios) {
+    if (!(SCENARIO_NAMES as readonly string[]).includes(name)) throw new Error(`unknown scenario "${name}"; the scenarios are ${SCENARIO_NAMES.join(", ")}`);
+  }
+  const peers = list(values.peers);
+  const profilePeers = list(values["profile-peers"]) ?? ["mcp-host"];
+  for (const name of [...(peers ?? []), ...profilePeers]) {
+    if (!(PEER_IDS as readonly string[]).includes(name)) throw new Error(`unknown peer "${name}"; the peers are ${PEER_IDS.join(", ")}`);
+  }
+  const concurrency = list(values.concurrency)?.map((c) => {
+    const n = Number(c);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`--concurrency takes whole numbers, got "${c}"`);
+    return n;
+  });
+  const quick = values.quick ?? false;
+  const base = quick ? QUICK_TIMING : FULL_TIMING;
+  const seconds = positive(values.seconds, "seconds");
+  const rounds = positive(values.rounds, "rounds");
+  return {
+    quick,
+    scenarios: scenarios as ScenarioName[],
+    out: values.out ?? DEFAULT_OUT,
+    ...(concurrency ? { concurrency } : {}),
+    ...(peers ? { peers } : {}),
+    timing: { ...base, ...(seconds ? { measureMs: seconds * 1000 } : {}), ...(rounds ? { rounds: Math.round(rounds) } : {}) },
+    cpuProf: values["cpu-prof"] ?? false,
+    profilePeers,
+  };
+}
