@@ -82,10 +82,7 @@ export interface DeclaredToolsetFlags {
  * resolveSelection([{ name: "core", default: true, always: true }, { name: "x", default: false, always: false }],
  *   parseSelection("only=x&without=core&nosuch")) // { active: ["core", "x"], unknown: ["nosuch"] }
  */
-export function resolveSelection(
-  declared: readonly DeclaredToolsetFlags[],
-  selection: Selection,
-): { active: string[]; unknown: string[] } {
+export function resolveSelection(declared: readonly DeclaredToolsetFlags[], selection: Selection): { active: string[]; unknown: string[] } {
   const names = new Set(declared.map((toolset) => toolset.name));
   const always = new Set(declared.filter((toolset) => toolset.always).map((toolset) => toolset.name));
   const active = new Set<string>(always);

@@ -25,6 +25,8 @@ export interface CompiledTool {
   output?: CompiledSchema;
   timeoutMs?: number;
   handler: ToolHandler;
+  /** Its handler runs in a worker thread: the event-loop monitor does not count it. */
+  isolated?: boolean;
 }
 
 export interface CompiledResource extends Placed<ResourceSpec> {
@@ -93,6 +95,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       ...(output ? { output } : {}),
       ...(tool.spec.timeoutMs === undefined ? {} : { timeoutMs: tool.spec.timeoutMs }),
       handler: tool.handler,
+      ...(tool.isolated === true ? { isolated: true } : {}),
     };
   });
 }

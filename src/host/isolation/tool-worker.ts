@@ -1,0 +1,44 @@
+/**
+ * The entry of a tool worker thread (piscina calls the default export once per task). It finds the handler,
+ * says when the handler starts (with how busy the thread has been so far, so the main thread can charge the call
+ * only for its own CPU time), runs it, and sends `done` after every message the handler sent — so nothing the
+ * handler reported arrives after its result. A handler's throw is returned as data, like any other outcome.
+ */
+import { performance } from "node:perf_hooks";
+import { threadId } from "node:worker_threads";
+import { resolveTool, UnresolvedTool } from "./resolve-tool.js";
+import { workerToolContext } from "./worker-context.js";
+import type { WorkerOutcome, WorkerTask } from "./worker-protocol.js";
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === "string" ? error : String(error);
+}
+
+/**
+ * @example
+ * // piscina: new Piscina({ filename: new URL("./tool-worker.js", import.meta.url).href })
+ * const outcome = await runTask({ module, extension: "text", tool: "text_stats", args, context, port });
+ */
+export default async function runTask(task: WorkerTask): Promise<WorkerOutcome> {
+  const { port } = task;
+  try {
+    let handler: Awaited<ReturnType<typeof resolveTool>>;
+    try {
+      handler = await resolveTool(task.module, task.extension, task.tool);
+    } catch (error) {
+      if (error instanceof UnresolvedTool) return { ok: false, reason: "unresolved", message: error.message };
+      throw error;
+    }
+    const ctx = workerToolContext(task.context, port, new AbortController().signal);
+    port.postMessage({ kind: "started", threadId, busyMs: performance.eventLoopUtilization().active });
+    try {
+      return { ok: true, value: await handler(task.args, ctx) };
+    } catch (error) {
+      return { ok: false, reason: "threw", message: messageOf(error) };
+    }
+  } finally {
+    port.postMessage({ kind: "done" });
+    port.close();
+  }
+}
