@@ -177,6 +177,7 @@ function lazyCore(source: () => ProtocolCore): ProtocolCore {
     logger: first.logger,
     toolTimeoutMs: first.toolTimeoutMs,
     requestState: first.requestState,
+    ...(first.activity === undefined ? {} : { activity: first.activity }),
     get tables() {
       return source().tables;
     },

@@ -44,6 +44,7 @@ async function whereRuns(client: Client): Promise<{ isMainThread: boolean; threa
 describe("runaway isolated tools", () => {
   it("ends a call that spins past its CPU budget, serving another client meanwhile and everything after", async () => {
     const { served, runaway, other } = await twoClients();
+    const before = served.records.length;
     const call = startCall(runaway, "spin");
     await call.started;
     // The spinning call holds one worker; the main thread answers the other client at once.
@@ -62,7 +63,8 @@ describe("runaway isolated tools", () => {
     assert.equal((await whereRuns(runaway)).isMainThread, false);
     assert.equal(await callText(runaway, "ping"), "pong");
     assert.equal(await callText(other, "ping"), "pong");
-    assert.deepEqual(logsWithCode(served.records, "EVENT_LOOP_BLOCKED"), [], "the main thread was never blocked");
+    // Loading and the first build may block the loop before; from the spin on, nothing did.
+    assert.deepEqual(logsWithCode(served.records.slice(before), "EVENT_LOOP_BLOCKED"), [], "the main thread was never blocked");
   });
 
   it("ends a call that runs out of its heap, and the host serves on", async () => {
