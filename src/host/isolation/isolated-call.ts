@@ -119,7 +119,7 @@ export function isolatedHandler(tool: IsolatedTool, pool: () => WorkerPool): Too
     const done = listen(port1, ctx, (started) => {
       watch = watchCpu({
         worker: workers.thread(started.threadId),
-        busyAtStart: started.busyMs,
+        start: { busyMs: started.busyMs, ...(started.cpu === undefined ? {} : { cpu: started.cpu }) },
         budgetMs: tool.cpuMs,
         onExceeded: () => {
           cpuExceeded = true;

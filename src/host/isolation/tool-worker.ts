@@ -1,12 +1,13 @@
 /**
  * The entry of a tool worker thread (piscina calls the default export once per task). It finds the handler,
- * says when the handler starts (with how busy the thread has been so far, so the main thread can charge the call
- * only for its own CPU time), runs it, and sends `done` after every message the handler sent — so nothing the
+ * says when the handler starts (with the thread's CPU and busy time so far, so the main thread can charge the call
+ * only for its own), runs it, and sends `done` after every message the handler sent — so nothing the
  * handler reported arrives after its result. A handler's throw is returned as data, like any other outcome.
  */
 import { performance } from "node:perf_hooks";
 import { threadId } from "node:worker_threads";
 import { resolveTool, UnresolvedTool } from "./resolve-tool.js";
+import { markThreadCpu } from "./thread-cpu.js";
 import { workerToolContext } from "./worker-context.js";
 import type { WorkerOutcome, WorkerTask } from "./worker-protocol.js";
 
@@ -31,7 +32,8 @@ export default async function runTask(task: WorkerTask): Promise<WorkerOutcome> 
       throw error;
     }
     const ctx = workerToolContext(task.context, port, new AbortController().signal);
-    port.postMessage({ kind: "started", threadId, busyMs: performance.eventLoopUtilization().active });
+    const cpu = markThreadCpu();
+    port.postMessage({ kind: "started", threadId, busyMs: performance.eventLoopUtilization().active, ...(cpu === undefined ? {} : { cpu }) });
     try {
       return { ok: true, value: await handler(task.args, ctx) };
     } catch (error) {

@@ -6,6 +6,7 @@
 import type { MessagePort } from "node:worker_threads";
 import type { LoggingLevel } from "@modelcontextprotocol/server";
 import type { LogLevel } from "../../logger.js";
+import type { ThreadCpuMark } from "./thread-cpu.js";
 
 /** The request facts a worker-side `ctx` carries (JSON: an `auth.resource` URL arrives as its string). */
 export interface WorkerCallContext {
@@ -33,7 +34,7 @@ export interface WorkerTask {
 
 /** What a worker says while a call runs; `done` is always its last message, sent before the result. */
 export type WorkerMessage =
-  | { kind: "started"; threadId: number; busyMs: number }
+  | { kind: "started"; threadId: number; busyMs: number; cpu?: ThreadCpuMark }
   | { kind: "progress"; progress: number; total?: number; message?: string }
   | { kind: "log"; level: LoggingLevel; data: unknown }
   | { kind: "logger"; level: LogLevel; prefix: string[]; message: string; data?: Record<string, unknown> }
