@@ -32,6 +32,7 @@ export type TextStats = z.infer<typeof textStatsOutput>;
  * surrogates or jamo): Latin, Greek, Cyrillic, CJK punctuation, kana, ideographs, Hangul syllables. A segment made
  * only of these is counted without a grapheme segmenter; CR LF is the one pair among them that makes one character.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (tab, LF…) are one character each, on purpose.
 const SIMPLE = /^[\u0000-\u02FF\u0370-\u0482\u048A-\u052F\u3000-\u3029\u3030-\u3098\u309B-\u30FF\u4E00-\u9FFF\uAC00-\uD7A3]*$/;
 const SENTENCE_CONTENT = /[\p{L}\p{N}]/u;
 const LETTER = /\p{L}/u;
