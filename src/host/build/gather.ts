@@ -26,6 +26,7 @@ function draftTool(spec: ToolSpec<any>, toolset: string, record: ExtensionRecord
 }
 
 /**
+ * With `isolate`, a tool that runs in a worker gets its stand-in handler here, before tool extensions wrap it.
  * @example
  * const contents = gatherContents(readyRecordsInLoadOrder, new Set(["time"]), logger);
  */

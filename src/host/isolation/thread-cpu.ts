@@ -4,7 +4,7 @@
  * it used — on a loaded machine a thread's busy wall-clock time is several times that. Elsewhere there is no such
  * file and the caller falls back to the worker's event-loop busy time.
  */
-import { readFileSync, readlinkSync } from "node:fs";
+import { openSync, readFileSync, readlinkSync, readSync } from "node:fs";
 
 /** /proc reports times in USER_HZ, which Linux fixes at 100 per second for user space. */
 const MS_PER_TICK = 10;
@@ -15,11 +15,28 @@ export interface ThreadCpuMark {
   usedMs: number;
 }
 
-function usedMs(tid: number): number {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+/** utime + stime of a stat line, in ms. */
+function parseStat(stat: string): number {
   // Fields after the command name (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+}
+
+function usedMs(tid: number): number {
+  return parseStat(readFileSync(`/proc/self/task/${tid}/stat`, "utf8"));
+}
+
+/** This thread's own stat file, opened once: a worker marks itself at every call, so re-reading it must be cheap. */
+let own: { tid: number; fd: number; buffer: Buffer } | undefined;
+
+function ownStat(): { tid: number; fd: number; buffer: Buffer } {
+  if (own === undefined) {
+    const link = readlinkSync("/proc/thread-self");
+    const tid = Number(link.slice(link.lastIndexOf("/") + 1));
+    if (!Number.isInteger(tid)) throw new Error(`unexpected /proc/thread-self: ${link}`);
+    own = { tid, fd: openSync(`/proc/self/task/${tid}/stat`, "r"), buffer: Buffer.alloc(1024) };
+  }
+  return own;
 }
 
 /**
@@ -29,9 +46,9 @@ function usedMs(tid: number): number {
  */
 export function markThreadCpu(): ThreadCpuMark | undefined {
   try {
-    const link = readlinkSync("/proc/thread-self");
-    const tid = Number(link.slice(link.lastIndexOf("/") + 1));
-    return Number.isInteger(tid) ? { tid, usedMs: usedMs(tid) } : undefined;
+    const { tid, fd, buffer } = ownStat();
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    return { tid, usedMs: parseStat(buffer.toString("latin1", 0, length)) };
   } catch {
     return undefined;
   }
