@@ -105,7 +105,7 @@ export function isolatedHandler(tool: IsolatedTool, pool: () => WorkerPool): Too
     if (workers.full) {
       throw new McpHostError(
         "TOOL_WORKERS_BUSY",
-        `tool "${tool.tool}" was not run: all ${workers.options.poolSize} workers of extension "${tool.extension}" are busy and ${workers.maxQueue} calls are waiting; try again shortly`,
+        `tool "${tool.tool}" was not run: every worker of extension "${tool.extension}" (${workers.options.poolSize}) is busy and ${workers.maxQueue} calls are already waiting; try again shortly`,
         { extension: tool.extension },
       );
     }

@@ -47,20 +47,26 @@ export function isolationOf(extension: McpExtension, spec: ToolSpec<any>): (Isol
  */
 export class ToolIsolation {
   private readonly pools = new Map<string, WorkerPool>();
-  private readonly handlers = new WeakMap<ToolSpec<any>, ToolHandler>();
+  /** Stand-ins per extension and tool spec (one spec object may be listed by two extensions). */
+  private readonly handlers = new WeakMap<McpExtension, WeakMap<ToolSpec<any>, ToolHandler>>();
   private closed = false;
 
   constructor(private readonly logger: Logger) {}
 
   /** The stand-in handler that runs `spec` in a worker, or undefined when it runs on the main thread. */
   handlerFor(extension: McpExtension, spec: ToolSpec<any>): ToolHandler | undefined {
-    const known = this.handlers.get(spec);
+    let made = this.handlers.get(extension);
+    const known = made?.get(spec);
     if (known !== undefined) return known;
     const placed = isolationOf(extension, spec);
     if (placed === undefined) return undefined;
     const { poolSize, ...tool } = placed;
     const handler = isolatedHandler(tool, () => this.pool(tool.extension, tool.heapMb, poolSize));
-    this.handlers.set(spec, handler);
+    if (made === undefined) {
+      made = new WeakMap();
+      this.handlers.set(extension, made);
+    }
+    made.set(spec, handler);
     return handler;
   }
 

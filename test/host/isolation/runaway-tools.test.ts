@@ -6,7 +6,7 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/client";
-import { blockingExtension, isolatedExtension } from "../../fixtures/extensions/isolated.js";
+import { blockingExtension, isolatedExtension, singleWorkerExtension } from "../../fixtures/extensions/isolated.js";
 import { deferred, logsWithCode, textOf } from "../../fixtures/extensions/kit.js";
 import { Cleanup, callText, connectV2, serveHost, type ServedHost } from "../../helpers/http-host.js";
 
@@ -105,5 +105,36 @@ describe("runaway isolated tools", () => {
     const [a, b] = await Promise.all([whereRuns(runaway), whereRuns(other)]);
     assert.deepEqual([a.isMainThread, b.isMainThread], [false, false]);
     assert.deepEqual(logsWithCode(served.records, "TOOL_CPU_LIMIT"), []);
+  });
+
+  it("refuses a call at once when every worker is busy and the queue is full, and serves the queued ones after", async () => {
+    const served = await serveHost(cleanup, [singleWorkerExtension]);
+    const { client } = await connectV2(cleanup, served.at("only=single-worker"), "modern");
+    await whereRuns(client);
+    const call = startCall(client, "spin");
+    await call.started;
+    // One worker, spinning; 16 calls may wait for it (QUEUE_PER_WORKER): of 17 sent at once, one is refused at once.
+    const refused = deferred<string>();
+    const calls = Array.from({ length: 17 }, () =>
+      client.callTool({ name: "where", arguments: {} }).then((result) => {
+        if (result.isError) refused.resolve(textOf(result));
+        return result;
+      }),
+    );
+    assert.equal(
+      await refused.promise,
+      'tool "where" was not run: every worker of extension "single-worker" (1) is busy and 16 calls are already waiting; try again shortly',
+    );
+    assert.equal(call.isSettled(), false, "the refusal came while the spinning call held the worker");
+    assert.equal(textOf((await call.result) as { content: unknown }), 'tool "spin" used more than its 1500 ms of CPU and was stopped');
+    const answers = await Promise.all(calls);
+    assert.deepEqual(
+      answers.filter((r) => !r.isError).map((r) => JSON.parse(textOf(r)).isMainThread),
+      Array.from({ length: 16 }, () => false),
+    );
+    assert.deepEqual(
+      logsWithCode(served.records, "TOOL_WORKERS_BUSY").map((r) => r.data?.tool),
+      ["where"],
+    );
   });
 });
