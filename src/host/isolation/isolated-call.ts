@@ -55,15 +55,15 @@ function factsOf(ctx: ToolContext): WorkerCallContext {
   };
 }
 
-/** Does on the main thread what the worker asks for; `done` resolves once the worker said it sent everything. */
-function listen(port: MessagePort, ctx: ToolContext, onStarted: (message: Extract<WorkerMessage, { kind: "started" }>) => void): Promise<void> {
+/** Does on the main thread what the worker asks for; resolves with the call's outcome, the worker's last message. */
+function listen(port: MessagePort, ctx: ToolContext, onStarted: (message: Extract<WorkerMessage, { kind: "started" }>) => void): Promise<WorkerOutcome> {
   return new Promise((resolve) => {
     port.on("message", (message: WorkerMessage) => {
       if (message.kind === "started") onStarted(message);
       else if (message.kind === "progress") void ctx.progress(message.progress, message.total, message.message);
       else if (message.kind === "log") void ctx.log(message.level, message.data);
       else if (message.kind === "logger") message.prefix.reduce((logger, name) => logger.child(name), ctx.logger)[message.level](message.message, message.data);
-      else resolve();
+      else resolve(message.outcome);
     });
   });
 }
@@ -116,7 +116,7 @@ export function isolatedHandler(tool: IsolatedTool, pool: () => WorkerPool): Too
     ctx.signal.addEventListener("abort", onCallerAbort, { once: true });
     let watch: CpuWatch | undefined;
     let cpuExceeded = false;
-    const done = listen(port1, ctx, (started) => {
+    const outcome = listen(port1, ctx, (started) => {
       watch = watchCpu({
         worker: workers.thread(started.threadId),
         start: { busyMs: started.busyMs, ...(started.cpu === undefined ? {} : { cpu: started.cpu }) },
@@ -136,14 +136,13 @@ export function isolatedHandler(tool: IsolatedTool, pool: () => WorkerPool): Too
         context: factsOf(ctx),
         port: port2,
       };
-      let outcome: WorkerOutcome;
       try {
-        outcome = await workers.run(task, stop.signal);
+        await workers.run(task, stop.signal);
       } catch (error) {
         throw runError(tool, error, cpuExceeded, ctx.signal);
       }
-      await done;
-      return outcomeValue(tool, outcome);
+      // The worker posted the outcome before it answered the task: it is here, or on its way.
+      return outcomeValue(tool, await outcome);
     } finally {
       watch?.stop();
       ctx.signal.removeEventListener("abort", onCallerAbort);

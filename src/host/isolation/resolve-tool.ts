@@ -8,7 +8,11 @@ import type { McpExtension, ToolHandler } from "../../extension/types.js";
 
 const found = new Map<string, Promise<ToolHandler>>();
 
-/** A tool the worker could not find, with a sentence saying what to fix. */
+/**
+ * A tool the worker could not find, with a sentence saying what to fix.
+ * @example
+ * throw new UnresolvedTool(`${url} exports no extension named "notes"; …`);
+ */
 export class UnresolvedTool extends Error {}
 
 function exported(module: Record<string, unknown>): unknown[] {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Logger } from "../../logger.js";
-import type { WorkerOutcome, WorkerTask } from "./worker-protocol.js";
+import type { WorkerTask } from "./worker-protocol.js";
 
 /** Calls that may wait for a worker, per worker thread of a pool. */
 export const QUEUE_PER_WORKER = 16;
@@ -23,6 +23,7 @@ function workerEntry(): string {
   return fileURLToPath(new URL(fromSource ? "./tool-worker-source.mjs" : "./tool-worker.js", import.meta.url));
 }
 
+/** One pool's identity and size: the extension it serves, its workers' heap limit, how many workers. */
 export interface WorkerPoolOptions {
   /** Names the pool's threads (`mcp-host <extension>`), e.g. in a heap snapshot. */
   extension: string;
@@ -34,10 +35,10 @@ export interface WorkerPoolOptions {
 /**
  * @example
  * const pool = new WorkerPool({ extension: "text", heapMb: 256, poolSize: 2, logger });
- * const outcome = await pool.run(task, signal);
+ * await pool.run(task, signal);
  */
 export class WorkerPool {
-  private readonly piscina: Piscina<WorkerTask, WorkerOutcome>;
+  private readonly piscina: Piscina<WorkerTask, void>;
   readonly maxQueue: number;
 
   constructor(readonly options: WorkerPoolOptions) {
@@ -70,8 +71,8 @@ export class WorkerPool {
     return this.piscina.threads.find((worker) => worker.threadId === threadId);
   }
 
-  /** Runs one task; aborting `signal` ends the worker running it (or takes it off the queue). */
-  run(task: WorkerTask, signal: AbortSignal): Promise<WorkerOutcome> {
+  /** Runs one task (its outcome comes over its port); aborting `signal` ends the worker running it (or takes it off the queue). */
+  run(task: WorkerTask, signal: AbortSignal): Promise<void> {
     return this.piscina.run(task, { transferList: [task.port], signal });
   }
 

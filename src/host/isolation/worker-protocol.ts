@@ -32,13 +32,16 @@ export interface WorkerTask {
   port: MessagePort;
 }
 
-/** What a worker says while a call runs; `done` is always its last message, sent before the result. */
+/**
+ * What a worker says about a call, over the call's port: `result` is always its last message, so everything the
+ * handler sent arrives before it (piscina's own answer to the task carries nothing).
+ */
 export type WorkerMessage =
   | { kind: "started"; threadId: number; busyMs: number; cpu?: ThreadCpuMark }
   | { kind: "progress"; progress: number; total?: number; message?: string }
   | { kind: "log"; level: LoggingLevel; data: unknown }
   | { kind: "logger"; level: LogLevel; prefix: string[]; message: string; data?: Record<string, unknown> }
-  | { kind: "done" };
+  | { kind: "result"; outcome: WorkerOutcome };
 
 /**
  * How the call ended inside the worker: the handler's value, the handler's own error (the host treats it like a

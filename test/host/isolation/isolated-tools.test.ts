@@ -1,7 +1,8 @@
 // What an isolated handler can do from its worker thread, in both eras: it gets the request's facts (arguments,
 // extension, toolset, tool, era, selection), its progress, client log messages and server log lines reach the
-// main thread before its result, an input request round-trips with its state, a throw is an isError result like
-// on the main thread, ctx.mcp says it is not there, and a tool that says isolation "none" runs on the main thread.
+// main thread before its result, an input request round-trips with its state, a throw (or a result that cannot
+// cross threads) is an isError result like a throw on the main thread, ctx.mcp says it is not there, and a tool
+// that says isolation "none" runs on the main thread.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { isolatedExtension } from "../../fixtures/extensions/isolated.js";
@@ -64,6 +65,15 @@ for (const era of ["legacy", "modern"] as const) {
         logsWithCode(served.records, "TOOL_HANDLER_FAILED").map((r) => r.message),
         ['[extension isolated] tool "throws" threw: the fixture threw on purpose'],
       );
+    });
+
+    it("that return what cannot cross threads get an isError result saying so", async () => {
+      const { client } = await connected();
+      assert.equal(
+        await callError(client, "unclonable"),
+        "the tool returned a value that cannot be sent between threads (Symbol(not data) could not be cloned.); return plain data",
+      );
+      assert.equal(JSON.parse(await callText(client, "where")).isMainThread, false);
     });
 
     it("are told that ctx.mcp stays on the main thread", async () => {
