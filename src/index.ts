@@ -33,6 +33,8 @@ export type {
   ServerDraft,
   DraftTool,
   AuthStrategy,
+  IsolationOptions,
+  IsolationLimits,
 } from "./extension/types.js";
 export type { JsonSchemaObject, SchemaInput, InferArgs } from "./extension/schema-types.js";
 

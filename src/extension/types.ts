@@ -94,6 +94,33 @@ export type ToolResult = CallToolResult | InputRequiredResult;
 /** A tool handler. It may throw: the host turns that into an `isError` result carrying the message. */
 export type ToolHandler<A = Record<string, unknown>> = (args: A, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 
+/**
+ * The limits of one call that runs in a worker thread (DESIGN.md §16). Past either, the worker is ended and the
+ * call gets an `isError` result naming the tool and the limit; the host and every other call carry on.
+ */
+export interface IsolationLimits {
+  /** The worker's V8 heap (old generation), in MB. Default 256. */
+  heapMb?: number;
+  /** CPU time one call may use, in ms (the time its worker is busy; waiting on I/O does not count). Default 2000. */
+  cpuMs?: number;
+}
+
+/**
+ * How an extension's handlers run in worker threads: the module the worker imports to find them, their limits,
+ * and how many workers the extension keeps.
+ * @example
+ * defineExtension({ name: "text", isolation: { module: import.meta.url, cpuMs: 5000 }, tools: [stats] })
+ */
+export interface IsolationOptions extends IsolationLimits {
+  /**
+   * The module whose export is this extension (the default export, or `extension` / `extensions`; an object or an
+   * array, not a factory): write `import.meta.url`. A discovered extension that gives none gets its entry file.
+   */
+  module?: string;
+  /** Worker threads this extension keeps: at most this many of its calls run at once, the rest wait. Default 2. */
+  poolSize?: number;
+}
+
 /** A tool an extension offers. */
 export interface ToolSpec<S extends SchemaInput = SchemaInput> {
   name: string;
@@ -115,6 +142,11 @@ export interface ToolSpec<S extends SchemaInput = SchemaInput> {
    * result was checked already — the gateway's upstream tools, which the registry checks under the server's policy.
    */
   validateOutput?: boolean;
+  /**
+   * In an extension with `isolation`: `"none"` runs this tool on the host's main thread; limits override the
+   * extension's for this tool. A tool can not ask for isolation its extension does not have.
+   */
+  isolation?: "none" | IsolationLimits;
   // Method syntax on purpose: a handler typed for its own arguments still fits a list of tools of any schema.
   handler(args: InferArgs<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
@@ -309,6 +341,11 @@ export interface McpExtension {
    * needs longer (the gateway: its own start-up deadline, plus a margin).
    */
   setupTimeoutMs?: number;
+  /**
+   * Runs the tools listed in `tools` in worker threads with a heap limit and a CPU budget (docs/extensions.md,
+   * "Isolation"). `"worker"` takes the defaults; tools added in `setup` run on the main thread.
+   */
+  isolation?: "worker" | IsolationOptions;
   /** Runs once, at host start (or on wake), under the setup timeout. */
   setup?(ctx: ExtensionContext): void | Promise<void>;
   /** Runs once per build this extension takes part in; may remove or replace entries on that build only. */

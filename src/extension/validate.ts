@@ -8,6 +8,7 @@ import { compareNames } from "../compare.js";
 import { describeValue } from "../describe-value.js";
 import { McpHostError } from "../errors.js";
 import { toolsetNameProblem } from "./toolset-name.js";
+import { isolationProblems } from "./validate-isolation.js";
 import type { McpExtension } from "./types.js";
 
 type Fields = Record<string, unknown>;
@@ -179,6 +180,7 @@ export function validateExtension(value: unknown, source: string): McpExtension 
   checkScalarsAndHooks(p, value);
   checkContributions(p, value);
   checkHomeToolset(p, value);
+  p.list.push(...isolationProblems(value));
   if (p.list.length === 0) return value as unknown as McpExtension;
   const name = isName(value.name) ? value.name : undefined;
   const who = name === undefined ? "the extension" : `extension ${JSON.stringify(name)}`;
@@ -200,5 +202,5 @@ function throwInvalid(source: string, who: string, problems: string[], name: str
 export function isExtensionLike(value: unknown): boolean {
   if (!isObject(value)) return false;
   if (typeof value.name === "string") return true;
-  return [...CONTRIBUTION_ARRAYS, ...HOOKS, "authStrategies", "activation"].some((key) => value[key] !== undefined);
+  return [...CONTRIBUTION_ARRAYS, ...HOOKS, "authStrategies", "activation", "isolation"].some((key) => value[key] !== undefined);
 }

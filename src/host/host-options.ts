@@ -31,4 +31,9 @@ export interface HostOptions {
   requestStateKey?: string | Uint8Array;
   /** Debounce of list-changed notifications after an offer change (default 50 ms). */
   listChangedDebounceMs?: number;
+  /**
+   * Warn (`EVENT_LOOP_BLOCKED`) when the event loop is blocked at least this long, naming the tools that ran on the
+   * main thread meanwhile; `false` turns the monitor off. Default 500 ms.
+   */
+  eventLoopWarnMs?: number | false;
 }

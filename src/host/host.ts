@@ -19,6 +19,9 @@ import { toolsetsTouchedBy, type ExtensionRecord, type FailureRecord } from "./e
 import { ExtensionSet } from "./extensions/extension-set.js";
 import { declaredToolsetsFrom, type DeclaredToolset } from "./extensions/toolset-catalog.js";
 import type { HostOptions } from "./host-options.js";
+import { ToolIsolation } from "./isolation/tool-isolation.js";
+import { DEFAULT_EVENT_LOOP_WARN_MS, monitorEventLoop, type EventLoopMonitor } from "./monitor/event-loop-monitor.js";
+import { ToolActivity } from "./monitor/tool-activity.js";
 import { requestStateSealer, type RequestStateSealer } from "./protocol/request-state.js";
 import { Revision } from "./revision.js";
 import { resolveSelection, selectionKey, type Selection } from "./selection.js";
@@ -72,6 +75,9 @@ export class McpHost {
   private readonly revisions: Revision;
   private readonly requestState: RequestStateSealer;
   private readonly resourceListeners = new Set<Listener<string>>();
+  private readonly isolation: ToolIsolation;
+  private readonly activity: ToolActivity | undefined;
+  private monitor: EventLoopMonitor | undefined;
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
   private port: ServingPort | undefined;
@@ -83,6 +89,8 @@ export class McpHost {
     this.changes = new ChangeFeed(options.listChangedDebounceMs ?? 50);
     this.revisions = new Revision(this.builds, this.changes, () => this.defaultsSignature());
     this.requestState = requestStateSealer(options.requestStateKey);
+    this.isolation = new ToolIsolation(this.logger);
+    this.activity = options.eventLoopWarnMs === false ? undefined : new ToolActivity();
     this.extensions = new ExtensionSet({
       logger: this.logger,
       setupTimeoutMs: options.setupTimeoutMs ?? 10_000,
@@ -122,17 +130,26 @@ export class McpHost {
     if (this.lifecycle !== "new")
       throw new McpHostError("ALREADY_STARTED", `host "${this.name}" is already ${this.lifecycle}; make a new host with buildHost() to start again`);
     this.lifecycle = "started";
+    if (this.activity !== undefined) {
+      this.monitor = monitorEventLoop({
+        thresholdMs: this.options.eventLoopWarnMs || DEFAULT_EVENT_LOOP_WARN_MS,
+        activity: this.activity,
+        logger: this.logger,
+      });
+    }
     await this.extensions.setUpPending();
     // Drop what was built while setups ran, without a change report: no client was served before start, and a
     // report for "everything" would swallow the next real change's toolsets into the same burst.
     this.revisions.changed(undefined, false);
   }
 
-  /** Disposes every extension in reverse load order; throws one AggregateError when any dispose failed. */
+  /** Ends the tool workers and disposes every extension in reverse load order; throws one AggregateError when any dispose failed. */
   async stop(): Promise<void> {
     if (this.lifecycle === "stopped") return;
     this.lifecycle = "stopped";
     this.revisions.stop();
+    this.monitor?.stop();
+    await this.isolation.close();
     await this.extensions.dispose();
   }
 
@@ -317,6 +334,8 @@ export class McpHost {
         serverFactory: this.options.serverFactory,
         handler: this.forwarder(active),
         describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
+        isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
+        ...(this.activity === undefined ? {} : { activity: this.activity }),
       }),
     );
   }

@@ -44,8 +44,8 @@ const EXCEPTIONS: Record<string, readonly string[]> = {
 
 /** Packages a layer must not load at run time (type-only imports are fine: they vanish when compiled). */
 const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
-  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
-  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
+  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina"],
+  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina"],
   host: ["express", "cors"],
   config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
   registry: ["express", "@modelcontextprotocol/server"],

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { ERROR_CODES, extensionError, isMcpHostError, McpHostError } from "../../src/errors.js";
 
 const doc = readFileSync(new URL("../../docs/errors.md", import.meta.url), "utf8");
-const documented = [...doc.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]!);
+const documented = [...doc.matchAll(/^\| `([A-Z_]+)` +\|/gm)].map((m) => m[1]!);
 
 describe("the error catalog", () => {
   it("documents every code in src/errors.ts", () => {

@@ -1,7 +1,9 @@
 /**
  * @mcp-host/plugin-text: text utilities models get wrong when they do them in their heads (counting, exact diffs,
  * regular expressions), a rewrite prompt, and a tool extension that lets the time plugin's convert_time read
- * 12-hour clock times. It holds no state, so the module exports the extension object itself.
+ * 12-hour clock times. It holds no state, so the module exports the extension object itself — which is also what
+ * lets its tools run in worker threads: a worker imports this module and finds them here. Their work grows with
+ * their input (up to 2,000,000 characters), so none of them can hold up the host's other clients.
  */
 import type { McpExtension } from "mcp-host";
 import { changeCaseTool } from "./change-case.js";
@@ -26,6 +28,7 @@ const INSTRUCTIONS = [
 const textExtension = {
   name: "text",
   version: "0.1.0",
+  isolation: { module: import.meta.url },
   description: "Text statistics, slugs, case conversion, line diffs, regex testing and a rewrite prompt.",
   toolsets: [
     {

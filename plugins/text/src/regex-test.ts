@@ -1,13 +1,14 @@
 /**
  * `regex_test`: runs a JavaScript regular expression against a text and reports every match with its groups,
- * optionally the result of a replacement. The expression runs in a separate V8 context with a time limit, so a
- * pattern with catastrophic backtracking ("(a+)+$") gives a clear error instead of freezing the server.
+ * optionally the result of a replacement. Like every tool of this extension it runs in a worker thread, with a CPU
+ * budget of its own: a pattern that backtracks catastrophically ("(a+)+$") is stopped by the host when the budget
+ * is spent — only its worker is ended, no other client waits — and the description tells the model what that means.
  */
 import { defineTool, errorResult, jsonResult } from "mcp-host";
-import { runInNewContext } from "node:vm";
 import { z } from "zod";
 import { pureAnnotations } from "./annotations.js";
 
+/** CPU time a pattern may take: past it, the host ends the worker running it (the tool's isolation budget). */
 export const REGEX_TIME_LIMIT_MS = 1000;
 
 const matchSchema = z.object({
@@ -27,14 +28,17 @@ export const regexTestOutput = z.object({
 
 type RegexOutcome = z.infer<typeof regexTestOutput>;
 
-/** Runs inside the sandbox context; must be self-contained. Returns JSON so no object crosses realms. */
-const SANDBOXED = `(() => {
+/** Every match of `pattern` in `text` (at most `maxMatches`), and the text after replacement when asked. */
+export function runRegex(pattern: string, flags: string, text: string, options: { maxMatches: number; replacement?: string }): RegexOutcome {
   const base = new RegExp(pattern, flags);
-  const global = new RegExp(pattern, flags.includes("g") ? flags : flags + "g");
-  const matches = [];
+  const global = new RegExp(pattern, flags.includes("g") ? flags : `${flags}g`);
+  const matches: RegexOutcome["matches"] = [];
   let truncated = false;
   for (const m of text.matchAll(global)) {
-    if (matches.length >= maxMatches) { truncated = true; break; }
+    if (matches.length >= options.maxMatches) {
+      truncated = true;
+      break;
+    }
     matches.push({
       match: m[0],
       index: m.index,
@@ -42,15 +46,9 @@ const SANDBOXED = `(() => {
       groups: m.groups === undefined ? null : Object.fromEntries(Object.entries(m.groups).map(([k, v]) => [k, v === undefined ? null : v])),
     });
   }
-  const out = { matched: matches.length > 0, count: matches.length, truncated, matches };
-  if (replacement !== undefined) out.replaced = text.replace(base, replacement);
-  return JSON.stringify(out);
-})()`;
-
-/** Throws SyntaxError-named errors for a bad pattern and an `ERR_SCRIPT_EXECUTION_TIMEOUT` error past the limit. */
-export function runRegex(pattern: string, flags: string, text: string, options: { maxMatches: number; replacement?: string }): RegexOutcome {
-  const sandbox = { pattern, flags, text, maxMatches: options.maxMatches, replacement: options.replacement };
-  return JSON.parse(runInNewContext(SANDBOXED, sandbox, { timeout: REGEX_TIME_LIMIT_MS }) as string) as RegexOutcome;
+  const out: RegexOutcome = { matched: matches.length > 0, count: matches.length, truncated, matches };
+  if (options.replacement !== undefined) out.replaced = text.replace(base, options.replacement);
+  return out;
 }
 
 export const regexTestTool = defineTool({
@@ -58,7 +56,8 @@ export const regexTestTool = defineTool({
   title: "Test a regular expression",
   description:
     "Runs a JavaScript regular expression over a text and lists every match with its index, numbered and named groups; with replace_with, " +
-    "also returns the text after String.prototype.replace ($1, $<name> work). Use it to check a pattern before you rely on it.",
+    "also returns the text after String.prototype.replace ($1, $<name> work). Use it to check a pattern before you rely on it. " +
+    `A pattern that runs longer than ${REGEX_TIME_LIMIT_MS} ms of CPU on the text is stopped: it probably backtracks catastrophically (nested quantifiers such as (a+)+); simplify or anchor it.`,
   inputSchema: z.object({
     pattern: z.string().min(1).max(5000).describe("the pattern without slashes, e.g. \\b(\\d{4})-(\\d{2})\\b"),
     flags: z
@@ -72,16 +71,12 @@ export const regexTestTool = defineTool({
   }),
   outputSchema: regexTestOutput,
   annotations: { ...pureAnnotations, title: "Test a regular expression" },
+  isolation: { cpuMs: REGEX_TIME_LIMIT_MS },
   handler: ({ pattern, flags, text, max_matches, replace_with }) => {
     try {
       return jsonResult(runRegex(pattern, flags, text, { maxMatches: max_matches, replacement: replace_with }));
     } catch (error) {
-      const { name, message, code } = error as { name?: string; message?: string; code?: string };
-      if (code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-        return errorResult(
-          `the pattern took longer than ${REGEX_TIME_LIMIT_MS} ms on this text and was stopped; it probably backtracks catastrophically (nested quantifiers such as (a+)+). Simplify it or anchor it.`,
-        );
-      }
+      const { name, message } = error as { name?: string; message?: string };
       if (name === "SyntaxError") return errorResult(`${message}; check the pattern's escaping (it is written without slashes) and the flags`);
       throw error;
     }

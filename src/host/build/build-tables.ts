@@ -28,6 +28,8 @@ export interface CompiledTool {
   validateOutput: boolean;
   timeoutMs?: number;
   handler: ToolHandler;
+  /** Its handler runs in a worker thread: the event-loop monitor does not count it. */
+  isolated?: boolean;
 }
 
 export interface CompiledResource extends Placed<ResourceSpec> {
@@ -103,6 +105,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       validateOutput: tool.spec.validateOutput !== false,
       ...(tool.spec.timeoutMs === undefined ? {} : { timeoutMs: tool.spec.timeoutMs }),
       handler: tool.handler,
+      ...(tool.isolated === true ? { isolated: true } : {}),
     };
   });
 }

@@ -8,10 +8,12 @@ import type { Logger } from "../../logger.js";
 import type { NodeHandler, ServerFactory } from "../built-server.js";
 import type { HostDescription } from "../describe.js";
 import type { ExtensionRecord } from "../extensions/extension-record.js";
+import type { ToolActivity } from "../monitor/tool-activity.js";
 import type { RequestStateSealer } from "../protocol/request-state.js";
 import type { ProtocolCore } from "../protocol/sdk-server.js";
 import { toolsetsTool, TOOLSETS_TOOL_NAME } from "../protocol/toolsets-tool.js";
 import { compileTables, type CompiledTool } from "./build-tables.js";
+import type { IsolateTool } from "./draft-types.js";
 import { runOnServerHooks } from "./draft.js";
 import type { BuildContents } from "./draft-types.js";
 import { gatherContents } from "./gather.js";
@@ -50,6 +52,10 @@ export interface CompileInput {
   handler: NodeHandler;
   /** Reads the host's description at call time (for `list_server_toolsets`). */
   describe(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription;
+  /** The stand-in handlers of tools that run in workers. */
+  isolate?: IsolateTool;
+  /** Where tool calls on the main thread are recorded for the event-loop monitor. */
+  activity?: ToolActivity;
 }
 
 /** The toolsets a build's gathered contents put something into. */
@@ -65,7 +71,7 @@ function servedToolsets(contents: BuildContents): string[] {
  */
 export function compileBuild(input: CompileInput): CompiledBuild {
   const logger = input.logger.child(`build ${input.key || "(none)"}`);
-  const contents = gatherContents(input.records, new Set(input.active), logger);
+  const contents = gatherContents(input.records, new Set(input.active), logger, input.isolate);
   // A toolset that serves nothing here (its extension failed, or it only declares) sends no instructions: the model
   // would be told to use tools that are not there.
   const draft = runOnServerHooks(contents, input.instructions(servedToolsets(contents)), input.key, input.active, logger);
@@ -86,6 +92,7 @@ export function compileBuild(input: CompileInput): CompiledBuild {
     logger: input.logger,
     toolTimeoutMs: input.toolTimeoutMs,
     requestState: input.requestState,
+    ...(input.activity === undefined ? {} : { activity: input.activity }),
   };
   const factory = input.serverFactory ?? ((parts) => parts.handler);
   const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });

@@ -2,13 +2,18 @@
  * The shapes a build passes along its pipeline — gathered contents, draft tools, placed resources and prompts —
  * kept apart from the steps so that each step imports them and no step imports another for its types.
  */
-import type { DraftTool, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from "../../extension/types.js";
+import type { DraftTool, McpExtension, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolHandler, ToolSpec } from "../../extension/types.js";
 import type { ExtensionRecord } from "../extensions/extension-record.js";
 
 /** A tool on a draft, with the spec it came from (for its schemas and timeout). */
 export interface DraftToolEntry extends DraftTool {
   spec: ToolSpec<any>;
+  /** Its handler runs in a worker (tool extensions may wrap it on the main thread). */
+  isolated?: boolean;
 }
+
+/** Gives the stand-in handler of a tool that runs in a worker, or undefined for one that runs on the main thread. */
+export type IsolateTool = (extension: McpExtension, spec: ToolSpec<any>) => ToolHandler | undefined;
 
 /** A resource, template or prompt with the toolset and extension it belongs to. */
 export interface Placed<T> {

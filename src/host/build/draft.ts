@@ -48,6 +48,8 @@ function draftOver(state: DraftState, key: string, toolsets: readonly string[]):
       const tool = state.tools.find((t) => t.name === name);
       if (!tool) return false;
       Object.assign(tool, changes);
+      // A handler onServer puts in runs where onServer runs it: on the main thread.
+      if (changes.handler !== undefined) tool.isolated = false;
       return true;
     },
     resources: () => state.resources.map((r) => r.spec),

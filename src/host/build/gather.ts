@@ -6,16 +6,18 @@
 import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import { forEachContribution, homeToolsetOf, type ExtensionRecord } from "../extensions/extension-record.js";
-import type { BuildContents, DraftToolEntry } from "./draft-types.js";
+import type { BuildContents, DraftToolEntry, IsolateTool } from "./draft-types.js";
 import { applyToolExtensions, type PlacedToolExtension } from "./tool-extensions.js";
 
-function draftTool(spec: ToolSpec<any>, toolset: string, extension: string): DraftToolEntry {
+function draftTool(spec: ToolSpec<any>, toolset: string, record: ExtensionRecord, isolate: IsolateTool | undefined): DraftToolEntry {
+  const isolated = isolate?.(record.extension, spec);
   return {
     name: spec.name,
     toolset,
-    extension,
-    handler: spec.handler as DraftToolEntry["handler"],
+    extension: record.name,
+    handler: isolated ?? (spec.handler as DraftToolEntry["handler"]),
     spec,
+    ...(isolated === undefined ? {} : { isolated: true }),
     ...(spec.title === undefined ? {} : { title: spec.title }),
     ...(spec.description === undefined ? {} : { description: spec.description }),
     ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
@@ -24,10 +26,11 @@ function draftTool(spec: ToolSpec<any>, toolset: string, extension: string): Dra
 }
 
 /**
+ * With `isolate`, a tool that runs in a worker gets its stand-in handler here, before tool extensions wrap it.
  * @example
  * const contents = gatherContents(readyRecordsInLoadOrder, new Set(["time"]), logger);
  */
-export function gatherContents(records: readonly ExtensionRecord[], active: ReadonlySet<string>, logger: Logger): BuildContents {
+export function gatherContents(records: readonly ExtensionRecord[], active: ReadonlySet<string>, logger: Logger, isolate?: IsolateTool): BuildContents {
   const contents: BuildContents = { tools: [], resources: [], resourceTemplates: [], prompts: [], participants: [] };
   const seen = {
     tools: new Map<string, string>(),
@@ -70,7 +73,7 @@ export function gatherContents(records: readonly ExtensionRecord[], active: Read
       if (kind === "tool") {
         const spec = item as ToolSpec<any>;
         if (!firstWins("tools", toolset, spec.name, record.name)) return;
-        const extended = applyToolExtensions(draftTool(spec, toolset, record.name), toolExtensions.get(spec.name) ?? [], logger);
+        const extended = applyToolExtensions(draftTool(spec, toolset, record, isolate), toolExtensions.get(spec.name) ?? [], logger);
         if (extended) contents.tools.push(extended);
       } else if (kind === "resource") {
         const spec = item as ResourceSpec;

@@ -48,6 +48,8 @@ interface Exported {
   label: string;
   value: unknown;
   inArray: boolean;
+  /** Made by a factory: a worker importing the module could not get it back (so isolation gets no default module). */
+  fromFactory?: boolean;
 }
 
 /** Why one entry failed, before it becomes an McpHostError naming the package and path. */
@@ -95,15 +97,34 @@ async function unfold(exported: Exported, options: Record<string, unknown>): Pro
     if (typeof value === "function")
       throw new EntryFailure("EXTENSION_INVALID", `${label} is a function`, "a factory must return an extension or an array of extensions");
   }
-  if (!Array.isArray(value)) return [{ label, value, inArray: false }];
-  return value.map((item, index) => ({ label: `${label}[${index}]`, value: item, inArray: true }));
+  const fromFactory = typeof exported.value === "function";
+  if (!Array.isArray(value)) return [{ label, value, inArray: false, fromFactory }];
+  return value.map((item, index) => ({ label: `${label}[${index}]`, value: item, inArray: true, fromFactory }));
 }
 
-/** Gives a nameless extension its default name and a missing version the package's, without touching the export. */
-function withDefaults(value: Record<string, unknown>, name: string | undefined, version: string | undefined): Record<string, unknown> {
+/**
+ * Isolation that names no module gets the entry the extension was imported from (a worker imports it again to find
+ * the tools) — unless a factory made the extension, which a worker could not do again.
+ */
+function isolationWithModule(isolation: unknown, entry: string): Record<string, unknown> | undefined {
+  if (isolation === "worker") return { module: pathToFileURL(entry).href };
+  if (typeof isolation !== "object" || isolation === null || Array.isArray(isolation)) return undefined;
+  if ((isolation as { module?: unknown }).module !== undefined) return undefined;
+  return { ...isolation, module: pathToFileURL(entry).href };
+}
+
+/**
+ * Gives a nameless extension its default name, a missing version the package's, and isolation without a module
+ * the entry's, without touching the export.
+ */
+function withDefaults(value: Record<string, unknown>, found: DiscoveredExtension, exported: Exported): Record<string, unknown> {
+  const name = found.declaredName ?? found.packageName;
+  const version = found.packageVersion;
   const additions: Record<string, unknown> = {};
   if (value.name === undefined && name !== undefined) additions.name = name;
   if (value.version === undefined && version !== undefined) additions.version = version;
+  const isolation = exported.fromFactory ? undefined : isolationWithModule(value.isolation, found.entry);
+  if (isolation !== undefined) additions.isolation = isolation;
   if (Object.keys(additions).length === 0) return value;
   return Object.assign(Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>, value, additions);
 }
@@ -129,7 +150,7 @@ function toExtension(found: DiscoveredExtension, exported: Exported): McpExtensi
       );
     }
   }
-  const completed = isObject ? withDefaults(value as Record<string, unknown>, fallbackName, found.packageVersion) : value;
+  const completed = isObject ? withDefaults(value as Record<string, unknown>, found, exported) : value;
   return validateExtension(completed, where);
 }
 

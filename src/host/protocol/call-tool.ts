@@ -4,10 +4,11 @@
  * or times out gives an `isError` result; only an unknown tool is a protocol error.
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import { extensionError, messageOf } from "../../errors.js";
+import { extensionError, isMcpHostError, messageOf, type McpHostErrorCode } from "../../errors.js";
 import { raceTimeout, type RaceOutcome } from "../../timeout.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables, CompiledTool } from "../build/build-tables.js";
+import type { ToolActivity } from "../monitor/tool-activity.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
 import { isInputRequired, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 
@@ -16,6 +17,17 @@ export interface CallToolDeps {
   logger: Logger;
   defaultTimeoutMs: number;
   requestState: RequestStateSealer;
+  /** Records calls on the main thread for the event-loop monitor. */
+  activity?: ToolActivity;
+}
+
+/** Errors of an isolated call that keep their own code in the log (a limit, a busy pool, a worker that failed). */
+const ISOLATION_CODES = new Set<McpHostErrorCode>(["TOOL_CPU_LIMIT", "TOOL_HEAP_LIMIT", "TOOL_WORKERS_BUSY", "TOOL_ISOLATION_FAILED"]);
+
+function failureOf(tool: CompiledTool, error: unknown): { code: McpHostErrorCode; message: string } {
+  if (isMcpHostError(error) && ISOLATION_CODES.has(error.code)) return { code: error.code, message: `[extension ${tool.extension}] ${error.message}` };
+  const failure = extensionError("TOOL_HANDLER_FAILED", tool.extension, `tool "${tool.name}" threw`, error);
+  return { code: failure.code, message: failure.message };
 }
 
 function errorResult(text: string): CallToolResult {
@@ -80,6 +92,7 @@ export async function callTool(
   const handlerLogger = deps.logger.child(tool.extension);
   const about = { extension: tool.extension, tool: tool.name };
   let outcome: RaceOutcome<unknown>;
+  const leave = tool.isolated ? undefined : deps.activity?.enter({ tool: tool.name, extension: tool.extension });
   try {
     outcome = await runWithTimeout(
       tool,
@@ -91,9 +104,11 @@ export async function callTool(
       timeoutMs,
     );
   } catch (error) {
-    const failure = extensionError("TOOL_HANDLER_FAILED", tool.extension, `tool "${tool.name}" threw`, error);
+    const failure = failureOf(tool, error);
     deps.logger.warn(failure.message, { code: failure.code, ...about });
     return errorResult(messageOf(error));
+  } finally {
+    leave?.();
   }
   if (outcome.timedOut) {
     deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...about });

@@ -19,6 +19,7 @@ import { isRequestError, type RequestError } from "../../extension/request-error
 import type { CompleteFn } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables } from "../build/build-tables.js";
+import type { ToolActivity } from "../monitor/tool-activity.js";
 import { callTool } from "./call-tool.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
 import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
@@ -33,6 +34,8 @@ export interface ProtocolCore {
   toolTimeoutMs: number;
   /** Seals and verifies multi-round-trip request state (shared by every build of a host). */
   requestState: RequestStateSealer;
+  /** Records tool calls on the main thread for the event-loop monitor (absent when it is off). */
+  activity?: ToolActivity;
 }
 
 export const SERVER_CAPABILITIES = {
@@ -174,6 +177,7 @@ function lazyCore(source: () => ProtocolCore): ProtocolCore {
     logger: first.logger,
     toolTimeoutMs: first.toolTimeoutMs,
     requestState: first.requestState,
+    ...(first.activity === undefined ? {} : { activity: first.activity }),
     get tables() {
       return source().tables;
     },
@@ -203,6 +207,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     logger: core.logger,
     defaultTimeoutMs: core.toolTimeoutMs,
     requestState: core.requestState,
+    ...(core.activity === undefined ? {} : { activity: core.activity }),
   };
   server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
   server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));

@@ -1,0 +1,83 @@
+/**
+ * One pool of tool workers (piscina): the threads of one isolated extension at one heap limit. Workers start on
+ * first use, one stays warm, and one ended for exceeding a limit is replaced by piscina. Calls beyond the threads
+ * wait in a bounded queue; past it a call is refused at once rather than left waiting for minutes.
+ */
+import { fileURLToPath } from "node:url";
+import type { Worker } from "node:worker_threads";
+import { Piscina } from "piscina";
+import type { Logger } from "../../logger.js";
+import type { WorkerTask } from "./worker-protocol.js";
+
+/** Calls that may wait for a worker, per worker thread of a pool. */
+export const QUEUE_PER_WORKER = 16;
+/** An idle worker beyond the warm one exits after this long. */
+const IDLE_MS = 30_000;
+
+/**
+ * The worker's entry: the built JavaScript next to this file, or — when the host itself runs from its TypeScript
+ * source (tests under tsx) — a bootstrap that teaches the worker TypeScript first.
+ */
+function workerEntry(): string {
+  const fromSource = import.meta.url.endsWith(".ts");
+  return fileURLToPath(new URL(fromSource ? "./tool-worker-source.mjs" : "./tool-worker.js", import.meta.url));
+}
+
+/** One pool's identity and size: the extension it serves, its workers' heap limit, how many workers. */
+export interface WorkerPoolOptions {
+  /** Names the pool's threads (`mcp-host <extension>`), e.g. in a heap snapshot. */
+  extension: string;
+  heapMb: number;
+  poolSize: number;
+  logger: Logger;
+}
+
+/**
+ * @example
+ * const pool = new WorkerPool({ extension: "text", heapMb: 256, poolSize: 2, logger });
+ * await pool.run(task, signal);
+ */
+export class WorkerPool {
+  private readonly piscina: Piscina<WorkerTask, void>;
+  readonly maxQueue: number;
+
+  constructor(readonly options: WorkerPoolOptions) {
+    this.maxQueue = options.poolSize * QUEUE_PER_WORKER;
+    this.piscina = new Piscina({
+      filename: workerEntry(),
+      name: "default",
+      minThreads: 1,
+      maxThreads: options.poolSize,
+      idleTimeout: IDLE_MS,
+      maxQueue: this.maxQueue,
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+    });
+    // An error no call is waiting for (a worker that failed while idle): logged, never thrown into the process.
+    this.piscina.on("error", (error: unknown) => {
+      options.logger.warn(`a worker of extension "${options.extension}" failed while idle: ${error instanceof Error ? error.message : String(error)}`, {
+        code: "TOOL_ISOLATION_FAILED",
+        extension: options.extension,
+      });
+    });
+  }
+
+  /** True when every thread is busy and the queue is full: a new call would be refused. */
+  get full(): boolean {
+    return this.piscina.queueSize >= this.maxQueue;
+  }
+
+  /** The worker thread with this id, while it is alive. */
+  thread(threadId: number): Worker | undefined {
+    return this.piscina.threads.find((worker) => worker.threadId === threadId);
+  }
+
+  /** Runs one task (its outcome comes over its port); aborting `signal` ends the worker running it (or takes it off the queue). */
+  run(task: WorkerTask, signal: AbortSignal): Promise<void> {
+    return this.piscina.run(task, { transferList: [task.port], signal });
+  }
+
+  /** Ends every worker (running calls are rejected). */
+  close(): Promise<void> {
+    return this.piscina.destroy();
+  }
+}
