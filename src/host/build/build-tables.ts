@@ -62,6 +62,14 @@ export interface BuildTables {
   templateByUriTemplate: ReadonlyMap<string, CompiledTemplate>;
   prompts: Prompt[];
   promptByName: ReadonlyMap<string, CompiledPrompt>;
+  /** Tools this build would offer but for a quarantined extension: tool name → why it is missing. */
+  missing: ReadonlyMap<string, MissingTool>;
+}
+
+/** A tool a quarantined extension declares for an active toolset, and why it is not served. */
+export interface MissingTool {
+  extension: string;
+  code: string;
 }
 
 /** An output schema: compiled when the host checks results against it, else only carried to the wire as it is. */
@@ -208,7 +216,12 @@ export interface TableSource {
  * @example
  * const tables = compileTables(draftState, logger); tables.tools.map((t) => t.name);
  */
-export function compileTables(source: TableSource, logger: Logger, extraTools: readonly CompiledTool[] = []): BuildTables {
+export function compileTables(
+  source: TableSource,
+  logger: Logger,
+  extraTools: readonly CompiledTool[] = [],
+  missing: ReadonlyMap<string, MissingTool> = new Map(),
+): BuildTables {
   const tools = [...compileTools(source.tools, logger), ...extraTools].sort(byName);
   const resources = compileResources(source.resources).sort((a, b) => compareNames(a.uri, b.uri));
   const templates = compileTemplates(source.resourceTemplates, logger);
@@ -223,5 +236,6 @@ export function compileTables(source: TableSource, logger: Logger, extraTools: r
     templateByUriTemplate: new Map(templates.map((t) => [t.spec.uriTemplate, t])),
     prompts: prompts.map((p) => p.wire),
     promptByName: aliasRoutes(prompts),
+    missing,
   };
 }

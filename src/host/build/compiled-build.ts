@@ -12,7 +12,8 @@ import type { ToolActivity } from "../monitor/tool-activity.js";
 import type { RequestStateSealer } from "../protocol/request-state.js";
 import type { ProtocolCore } from "../protocol/sdk-server.js";
 import { toolsetsTool, TOOLSETS_TOOL_NAME } from "../protocol/toolsets-tool.js";
-import { compileTables, type CompiledTool } from "./build-tables.js";
+import { forEachContribution } from "../extensions/extension-record.js";
+import { compileTables, type CompiledTool, type MissingTool } from "./build-tables.js";
 import type { IsolateTool } from "./draft-types.js";
 import { runOnServerHooks } from "./draft.js";
 import type { BuildContents } from "./draft-types.js";
@@ -58,6 +59,22 @@ export interface CompileInput {
   activity?: ToolActivity;
 }
 
+/**
+ * The tools quarantined extensions declare for the active toolsets, so a call to one is told why it is missing
+ * (the extension failed) rather than that the URL does not select it.
+ */
+function missingTools(records: readonly ExtensionRecord[], active: readonly string[]): Map<string, MissingTool> {
+  const selected = new Set(active);
+  const missing = new Map<string, MissingTool>();
+  for (const record of records) {
+    if (record.status !== "failed") continue;
+    forEachContribution(record, (toolset, item, kind) => {
+      if (kind === "tool" && selected.has(toolset)) missing.set((item as { name: string }).name, { extension: record.name, code: record.error?.code ?? "EXTENSION_SETUP_FAILED" });
+    });
+  }
+  return missing;
+}
+
 /** The toolsets a build's gathered contents put something into. */
 function servedToolsets(contents: BuildContents): string[] {
   const served = new Set<string>();
@@ -82,7 +99,7 @@ export function compileBuild(input: CompileInput): CompiledBuild {
   if (input.toolsetsTool && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME)) {
     extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted)));
   }
-  const tables = compileTables(draft, logger, extra);
+  const tables = compileTables(draft, logger, extra, missingTools(input.records, input.active));
   toolNames = tables.tools.map((t) => t.name);
   const protocol: ProtocolCore = {
     name: input.name,

@@ -38,11 +38,11 @@ function unknownTool(name: string, tables: BuildTables): ProtocolError {
   const available = tables.tools.map((t) => t.name);
   const shown =
     available.length === 0 ? "none on this selection" : available.slice(0, 30).join(", ") + (available.length > 30 ? `, … (${available.length} in all)` : "");
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Unknown tool "${name}". Available: ${shown}. A tool outside this URL's toolsets is not callable here.`,
-    { requested: name },
-  );
+  const missing = tables.missing.get(name);
+  const why = missing
+    ? `Its extension "${missing.extension}" failed to start (${missing.code}), so the tool is not served; /healthz and list_server_toolsets say why.`
+    : "A tool outside this URL's toolsets is not callable here.";
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". Available: ${shown}. ${why}`, { requested: name });
 }
 
 /** Runs the handler with a signal that the caller's cancellation and the tool's own budget both abort. */
