@@ -94,6 +94,7 @@ function permittedFor(host: McpHost, auth: HostAuth, options: HostAppOptions, re
 export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const logger = host.logger.child("http");
+  const reportedUnknown = new Set<string>();
   const serve: RequestHandler = async (req, res, next) => {
     try {
       if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
@@ -108,7 +109,14 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
             built.unknown,
             host.declaredToolsets().map((t) => t.name),
           );
-        logger.warn(`MCP client asked for unknown toolsets: ${built.unknown.join(", ")}`, { unknown: [...built.unknown] });
+        // Once per selection and set of unknown names (a session sends many requests, each with the same URL).
+        const seen = `${built.key}\u0000${built.unknown.join(",")}`;
+        const first = !reportedUnknown.has(seen);
+        if (first) {
+          if (reportedUnknown.size >= 1_000) reportedUnknown.clear();
+          reportedUnknown.add(seen);
+        }
+        logger[first ? "warn" : "debug"](`MCP client asked for unknown toolsets: ${built.unknown.join(", ")}`, { unknown: [...built.unknown] });
       }
       attachScope(req, {
         compiled: compiledOf(built),
