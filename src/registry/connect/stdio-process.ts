@@ -35,7 +35,12 @@ export interface StdioProcessOptions {
 export interface ChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Its last stderr lines (redacted, each cut at 200 characters): the reason a server gave, e.g. npx's 404. */
+  stderrTail?: readonly string[];
 }
+
+/** How many of a child's last stderr lines are kept for the report when it exits during start-up. */
+const STDERR_TAIL_LINES = 5;
 
 const WRITE_SETTLE_MS = 500;
 
@@ -56,6 +61,7 @@ export class StdioProcessTransport implements Transport {
   private exitInfo?: ChildExit;
   private closing?: Promise<void>;
   private readonly writing = new Set<Promise<unknown>>();
+  private readonly stderrTail: string[] = [];
 
   private readonly clock: Clock;
 
@@ -70,7 +76,7 @@ export class StdioProcessTransport implements Transport {
 
   /** How the child ended, once it has. */
   get exit(): ChildExit | undefined {
-    return this.exitInfo;
+    return this.exitInfo && { ...this.exitInfo, stderrTail: [...this.stderrTail] };
   }
 
   /**
@@ -80,8 +86,8 @@ export class StdioProcessTransport implements Transport {
   async exitWithin(timeoutMs: number): Promise<ChildExit | undefined> {
     const child = this.child;
     if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null)
-      return this.exitInfo ?? (child ? { code: child.exitCode, signal: child.signalCode } : undefined);
-    const exited = new Promise<ChildExit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+      return this.exit ?? (child ? { code: child.exitCode, signal: child.signalCode, stderrTail: [...this.stderrTail] } : undefined);
+    const exited = new Promise<ChildExit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stderrTail: [...this.stderrTail] })));
     return waitAtMost(this.clock, exited, timeoutMs);
   }
 
@@ -100,7 +106,13 @@ export class StdioProcessTransport implements Transport {
       this.child = child;
       const redact = this.options.redact ?? ((line: string) => line);
       const stderrLog = logger.child("stderr");
-      const stderr = lineSplitter((line) => stderrLog.info(redact(line)));
+      const stderr = lineSplitter((line) => {
+        const shown = redact(line);
+        stderrLog.info(shown);
+        if (shown.trim() === "") return;
+        this.stderrTail.push(shown.length > 200 ? `${shown.slice(0, 200)}…` : shown);
+        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+      });
       child.stderr?.on("data", stderr.push);
       child.stderr?.on("end", stderr.flush);
       child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));

@@ -70,7 +70,8 @@ describe("parallel start and unavailable servers", () => {
       server: "exits",
       phase: "connect",
       code: "MCP_SERVER_UNREACHABLE",
-      message: 'server "exits" could not be connected: the server process exited during start-up (exit code 3)',
+      message:
+        'server "exits" could not be connected: the server process exited during start-up (exit code 3); its last stderr lines: "fixture: exiting at start as asked"',
     });
     assert.deepEqual(byServer.hangs, {
       server: "hangs",
@@ -93,7 +94,11 @@ describe("parallel start and unavailable servers", () => {
         .map((r) => [r.prefix.join("/"), r.message, r.data])
         .sort(),
       [
-        ["exits", "unavailable (connect): could not be connected: the server process exited during start-up (exit code 3)", { code: "MCP_SERVER_UNREACHABLE" }],
+        [
+          "exits",
+          'unavailable (connect): could not be connected: the server process exited during start-up (exit code 3); its last stderr lines: "fixture: exiting at start as asked"',
+          { code: "MCP_SERVER_UNREACHABLE" },
+        ],
         ["hangs", "unavailable (connect): did not connect within 10000 ms", { code: "MCP_SERVER_UNREACHABLE" }],
         [
           "missing",
