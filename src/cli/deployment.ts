@@ -13,9 +13,12 @@ import { extensionNamesFromEnv, loadExtensions } from "../host/loading/load-exte
 import type { LoadResult } from "../host/loading/load.js";
 import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
 import { createLogger, type Logger, type LogLevel } from "../logger.js";
-import { createGateway, type Gateway } from "../upstream/index.js";
+import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
+import { mcpHostVersion } from "./version.js";
+
+export { mcpHostVersion } from "./version.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,12 +45,6 @@ function identity(config: DeploymentConfig, cwd: string): { name: string; versio
     // No package.json (or an unreadable one, which discovery reports): the names below apply.
   }
   return { name: config.name ?? pkg.name ?? "mcp-host", version: config.version ?? pkg.version ?? mcpHostVersion() };
-}
-
-/** The version of this mcp-host package. */
-export function mcpHostVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
 }
 
 /** The flags that override the config file, as a partial config. */
@@ -89,8 +86,10 @@ async function loadWanted(cwd: string, config: DeploymentConfig, names: string[]
 }
 
 /** The gateway for the config's `servers:`, or undefined when there are none. */
-export function gatewayFor(config: DeploymentConfig, logger: Logger): Gateway | undefined {
+export async function gatewayFor(config: DeploymentConfig, logger: Logger): Promise<Gateway | undefined> {
   if (Object.keys(config.servers).length === 0) return undefined;
+  // Imported only when there are servers: the registry and the SDK client are not on a plain deployment's way.
+  const { createGateway } = await import("../upstream/index.js");
   return createGateway({
     servers: config.servers,
     startupTimeoutMs: config.startupTimeoutMs,
@@ -127,7 +126,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   const kindProblems = checkAuthKinds(config, kinds);
   if (kindProblems.length > 0) throw new ConfigError(kindProblems, loaded.source ? { source: loaded.source } : {});
   const { name, version } = identity(config, cwd);
-  const gateway = gatewayFor(config, logger);
+  const gateway = await gatewayFor(config, logger);
   const host = buildHost(
     gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
     {

@@ -6,14 +6,8 @@
  */
 import { isMcpHostError, type McpHostErrorCode, messageOf } from "../errors.js";
 import { parseCli } from "./args.js";
-import { checkCommand } from "./commands/check.js";
-import { devCommand } from "./commands/dev.js";
-import { initCommand } from "./commands/init.js";
-import { serveCommand } from "./commands/serve.js";
-import { stdioCommand } from "./commands/stdio.js";
-import { toolsetsCommand } from "./commands/toolsets.js";
-import { mcpHostVersion } from "./deployment.js";
 import { commandHelp, overviewHelp } from "./help.js";
+import { mcpHostVersion } from "./version.js";
 
 /** Errors in what the user gave us (arguments, config, selection), as opposed to failures while running. */
 const USAGE_CODES = new Set<McpHostErrorCode>([
@@ -38,18 +32,20 @@ async function main(argv: readonly string[]): Promise<number> {
     case "version":
       out(mcpHostVersion());
       return 0;
+    // Each command's module is imported only when it runs: stdio must not pay for express, jose and the HTTP layer
+    // (a desktop client gives up on a server that answers slowly).
     case "serve":
-      return serveCommand(settings, process.env, out);
+      return (await import("./commands/serve.js")).serveCommand(settings, process.env, out);
     case "toolsets":
-      return toolsetsCommand(settings, process.env, out);
+      return (await import("./commands/toolsets.js")).toolsetsCommand(settings, process.env, out);
     case "stdio":
-      return stdioCommand(settings, process.env);
+      return (await import("./commands/stdio.js")).stdioCommand(settings, process.env);
     case "check":
-      return checkCommand(settings, process.env, out);
+      return (await import("./commands/check.js")).checkCommand(settings, process.env, out);
     case "init":
-      return initCommand(settings, out);
+      return (await import("./commands/init.js")).initCommand(settings, out);
     case "dev":
-      return devCommand(settings, process.env, out);
+      return (await import("./commands/dev.js")).devCommand(settings, process.env, out);
   }
 }
 

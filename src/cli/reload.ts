@@ -9,9 +9,9 @@ import { resolve } from "node:path";
 import { checkAuthKinds, ConfigError, type DeploymentConfig, loadConfig, withOverrides } from "../config/index.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { createGateway, type Gateway } from "../upstream/index.js";
+import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
-import { type Deployment, overridesOf } from "./deployment.js";
+import { type Deployment, gatewayFor, overridesOf } from "./deployment.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -62,12 +62,7 @@ async function applyServers(deployment: Deployment, next: DeploymentConfig, logg
   if (!deployment.gateway) {
     if (Object.keys(next.servers).length === 0) return "no servers";
     // The first servers of a deployment that had none: the gateway joins the running host.
-    const gateway: Gateway = createGateway({
-      servers: next.servers,
-      startupTimeoutMs: next.startupTimeoutMs,
-      remoteServers: next.remoteServers,
-      logger: logger.child("gateway"),
-    });
+    const gateway = (await gatewayFor(next, logger)) as Gateway;
     await deployment.host.add(gateway.extension, "the config's servers");
     deployment.gateway = gateway;
     const problems = gateway.problems();

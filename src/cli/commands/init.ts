@@ -8,7 +8,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { McpHostError } from "../../errors.js";
 import { toolsetNameProblem } from "../../extension/toolset-name.js";
 import type { CliSettings } from "../args.js";
-import { mcpHostVersion } from "../deployment.js";
+import { mcpHostVersion } from "../version.js";
 import { extensionSource, GITIGNORE, packageJson, readme, type ScaffoldNames, TSCONFIG, testSource } from "../scaffold/templates.js";
 
 /** A package and extension name made from a folder's name. */

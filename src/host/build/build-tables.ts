@@ -72,6 +72,15 @@ export interface MissingTool {
   code: string;
 }
 
+/** The schema of a tool that declares none: any object of arguments (checked here, without the JSON Schema engine). */
+const NO_INPUT_SCHEMA: CompiledSchema = {
+  json: { type: "object", properties: {} },
+  validate: (value) =>
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? { ok: true, value }
+      : { ok: false, message: 'the arguments must be an object (keyword "type")' },
+};
+
 /** An output schema: compiled when the host checks results against it, else only carried to the wire as it is. */
 function outputSchemaOf(schema: SchemaInput, validated: boolean): CompiledSchema {
   if (validated || isStandardSchema(schema)) return compileSchema(schema, "output");
@@ -82,7 +91,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
   const usable: Array<{ tool: DraftToolEntry; input: CompiledSchema; output?: CompiledSchema }> = [];
   for (const tool of tools) {
     try {
-      const input = compileSchema(tool.spec.inputSchema ?? { type: "object", properties: {} }, "input");
+      const input = tool.spec.inputSchema === undefined ? NO_INPUT_SCHEMA : compileSchema(tool.spec.inputSchema, "input");
       const output = tool.spec.outputSchema === undefined ? undefined : outputSchemaOf(tool.spec.outputSchema, tool.spec.validateOutput !== false);
       usable.push({ tool, input, ...(output ? { output } : {}) });
     } catch (error) {

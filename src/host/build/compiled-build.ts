@@ -16,7 +16,9 @@ import { forEachContribution } from "../extensions/extension-record.js";
 import { compileTables, type CompiledTool, type MissingTool } from "./build-tables.js";
 import type { IsolateTool } from "./draft-types.js";
 import { runOnServerHooks } from "./draft.js";
-import type { BuildContents } from "./draft-types.js";
+import type { BuildContents, DraftToolEntry } from "./draft-types.js";
+import { loadJsonSchemaEngine } from "./json-schema-engine.js";
+import { isStandardSchema } from "../../extension/schema-types.js";
 import { gatherContents } from "./gather.js";
 
 /** One compiled build: what every request for its active set shares. */
@@ -69,10 +71,19 @@ function missingTools(records: readonly ExtensionRecord[], active: readonly stri
   for (const record of records) {
     if (record.status !== "failed") continue;
     forEachContribution(record, (toolset, item, kind) => {
-      if (kind === "tool" && selected.has(toolset)) missing.set((item as { name: string }).name, { extension: record.name, code: record.error?.code ?? "EXTENSION_SETUP_FAILED" });
+      if (kind === "tool" && selected.has(toolset))
+        missing.set((item as { name: string }).name, { extension: record.name, code: record.error?.code ?? "EXTENSION_SETUP_FAILED" });
     });
   }
   return missing;
+}
+
+/** True when a tool's schemas need the JSON Schema engine (a zod schema brings its own validator). */
+function usesJsonSchema(tool: DraftToolEntry): boolean {
+  const { inputSchema, outputSchema, validateOutput } = tool.spec;
+  return (
+    (inputSchema !== undefined && !isStandardSchema(inputSchema)) || (outputSchema !== undefined && validateOutput !== false && !isStandardSchema(outputSchema))
+  );
 }
 
 /** The toolsets a build's gathered contents put something into. */
@@ -86,12 +97,13 @@ function servedToolsets(contents: BuildContents): string[] {
  * @example
  * const build = compileBuild({ records, active: ["time"], key: "time", revision: 3, … });
  */
-export function compileBuild(input: CompileInput): CompiledBuild {
+export async function compileBuild(input: CompileInput): Promise<CompiledBuild> {
   const logger = input.logger.child(`build ${input.key || "(none)"}`);
   const contents = gatherContents(input.records, new Set(input.active), logger, input.isolate);
   // A toolset that serves nothing here (its extension failed, or it only declares) sends no instructions: the model
   // would be told to use tools that are not there.
   const draft = runOnServerHooks(contents, input.instructions(servedToolsets(contents)), input.key, input.active, logger);
+  if (draft.tools.some(usesJsonSchema)) await loadJsonSchemaEngine();
   let toolNames: string[] = [];
   const extra: CompiledTool[] = [];
   // Declared toolsets are read when the tool is called, as describe() reads them: a build of an unrelated toolset

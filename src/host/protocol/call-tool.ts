@@ -107,7 +107,8 @@ export async function callTool(
     const failure = failureOf(tool, error);
     deps.logger.warn(failure.message, { code: failure.code, ...about });
     // The stack helps the extension's author, and only at debug: it can say more about the code than a client should see.
-    if (error instanceof Error && error.stack) deps.logger.debug(`[extension ${tool.extension}] tool "${tool.name}" threw here`, { ...about, stack: error.stack });
+    if (error instanceof Error && error.stack)
+      deps.logger.debug(`[extension ${tool.extension}] tool "${tool.name}" threw here`, { ...about, stack: error.stack });
     return errorResult(messageOf(error));
   } finally {
     leave?.();

@@ -66,7 +66,8 @@ async function guarded<T>(core: ProtocolCore, owner: { extension: string }, what
     if (error instanceof ProtocolError) throw error;
     if (isRequestError(error)) throw protocolErrorOf(error);
     core.logger.error(`[extension ${owner.extension}] ${what} failed: ${(error as Error)?.message ?? String(error)}`, { extension: owner.extension });
-    if (error instanceof Error && error.stack) core.logger.debug(`[extension ${owner.extension}] ${what} failed here`, { extension: owner.extension, stack: error.stack });
+    if (error instanceof Error && error.stack)
+      core.logger.debug(`[extension ${owner.extension}] ${what} failed here`, { extension: owner.extension, stack: error.stack });
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in extension "${owner.extension}" while handling ${what}`);
   }
 }

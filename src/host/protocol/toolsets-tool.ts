@@ -6,7 +6,7 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import type { ToolHandler } from "../../extension/types.js";
 import type { CompiledTool } from "../build/build-tables.js";
-import { compileSchema } from "../build/compile-schema.js";
+import type { CompiledSchema } from "../build/compile-schema.js";
 import { HOW_TO_SELECT, type HostDescription } from "../describe.js";
 
 export const TOOLSETS_TOOL_NAME = "list_server_toolsets";
@@ -18,7 +18,14 @@ export const TOOLSETS_TOOL_NAME = "list_server_toolsets";
 export function toolsetsTool(
   describe: (active: readonly string[], unknown: readonly string[], permitted: readonly string[] | undefined) => HostDescription,
 ): CompiledTool {
-  const input = compileSchema({ type: "object", properties: {}, additionalProperties: false }, "input");
+  // It takes no arguments; a check written out here keeps the JSON Schema engine off a zod-only host's way.
+  const input: CompiledSchema = {
+    json: { type: "object", properties: {}, additionalProperties: false },
+    validate: (value) =>
+      typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+        ? { ok: true, value }
+        : { ok: false, message: `the arguments must be an empty object (keyword "additionalProperties")` },
+  };
   const wire: Tool = {
     name: TOOLSETS_TOOL_NAME,
     title: "List Server Toolsets",

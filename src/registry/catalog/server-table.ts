@@ -205,8 +205,7 @@ export class ServerTable {
       // The server's own last words (already redacted) say why — an npx 404, a missing module — at any log level.
       const said = exit.stderrTail && exit.stderrTail.length > 0 ? `; its last stderr lines: ${exit.stderrTail.map((l) => JSON.stringify(l)).join(" | ")}` : "";
       detail = `the server process exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})${said}`;
-    }
-    else if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
+    } else if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
     else if (code === "EACCES") detail = "the command is not executable";
     else detail = failureDetail(error, upstream.redact);
     return `could not be ${phase === "connect" ? "connected" : "listed"}: ${detail}`;
