@@ -3,8 +3,9 @@
  * names. Only the given folder is searched — never its parents — so a config in an unrelated folder above can
  * never take effect. Loaders are ours (see parse-text.ts, load-js.ts); whatever goes wrong becomes problems.
  */
-import { type CosmiconfigResult, cosmiconfig, type Loader } from "cosmiconfig";
-import { extname, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { extname, join, resolve } from "node:path";
+import type { CosmiconfigResult, Loader } from "cosmiconfig";
 import { ConfigFileError } from "./config-file-error.js";
 import { loadJsFile } from "./load-js.js";
 import { loadJsonText, loadYamlText } from "./parse-text.js";
@@ -72,12 +73,27 @@ function readFailure(file: string, error: unknown): ReadConfig {
   return problem(`${file} cannot be read${typeof code === "string" ? ` (${code})` : ""}`);
 }
 
+/** True when `dir` has one of the search places (package.json only with an "mcp-host" key). */
+function mayHoldConfig(dir: string): boolean {
+  if (SEARCH_PLACES.slice(1).some((place) => existsSync(join(dir, place)))) return true;
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as unknown;
+    return typeof pkg === "object" && pkg !== null && "mcp-host" in pkg;
+  } catch {
+    // No package.json, or one that is not JSON (discovery reports that); a broken one might hold the key: look.
+    return existsSync(join(dir, "package.json"));
+  }
+}
+
 /**
  * Reads the configuration: `file` (relative to `cwd`) when given, else the first of SEARCH_PLACES in `cwd`.
  * @example
  * const { raw, source, problems } = await readConfigFile({ cwd: "/srv/app" });
  */
 export async function readConfigFile(options: { cwd: string; file?: string }): Promise<ReadConfig> {
+  // Most runs have no config file: look before importing cosmiconfig (a cold start counts every import).
+  if (options.file === undefined && !mayHoldConfig(resolve(options.cwd))) return { raw: undefined, problems: [] };
+  const { cosmiconfig } = await import("cosmiconfig");
   const explorer = cosmiconfig("mcp-host", { searchPlaces: [...SEARCH_PLACES], searchStrategy: "none", cache: false, loaders: LOADERS });
   const file = options.file === undefined ? undefined : resolve(options.cwd, options.file);
   if (file !== undefined) {

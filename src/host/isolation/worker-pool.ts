@@ -1,11 +1,12 @@
 /**
  * One pool of tool workers (piscina): the threads of one isolated extension at one heap limit. Workers start on
  * first use, one stays warm, and one ended for exceeding a limit is replaced by piscina. Calls beyond the threads
- * wait in a bounded queue; past it a call is refused at once rather than left waiting for minutes.
+ * wait in a bounded queue; past it a call is refused at once rather than left waiting for minutes. piscina itself is
+ * imported on the first call, so a host whose isolated tools are never called (and a `stdio` cold start) pays nothing.
  */
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import type { Logger } from "../../logger.js";
 import type { WorkerTask } from "./worker-protocol.js";
 
@@ -38,46 +39,61 @@ export interface WorkerPoolOptions {
  * await pool.run(task, signal);
  */
 export class WorkerPool {
-  private readonly piscina: Piscina<WorkerTask, void>;
+  private piscina: Piscina<WorkerTask, void> | undefined;
+  private starting: Promise<Piscina<WorkerTask, void>> | undefined;
+  private closed = false;
   readonly maxQueue: number;
 
   constructor(readonly options: WorkerPoolOptions) {
     this.maxQueue = options.poolSize * QUEUE_PER_WORKER;
-    this.piscina = new Piscina({
-      filename: workerEntry(),
-      name: "default",
-      minThreads: 1,
-      maxThreads: options.poolSize,
-      idleTimeout: IDLE_MS,
-      maxQueue: this.maxQueue,
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
-    });
-    // An error no call is waiting for (a worker that failed while idle): logged, never thrown into the process.
-    this.piscina.on("error", (error: unknown) => {
-      options.logger.warn(`a worker of extension "${options.extension}" failed while idle: ${error instanceof Error ? error.message : String(error)}`, {
-        code: "TOOL_ISOLATION_FAILED",
-        extension: options.extension,
+  }
+
+  private start(): Promise<Piscina<WorkerTask, void>> {
+    this.starting ??= (async () => {
+      const { Piscina } = await import("piscina");
+      const { options } = this;
+      const piscina = new Piscina<WorkerTask, void>({
+        filename: workerEntry(),
+        name: "default",
+        minThreads: 1,
+        maxThreads: options.poolSize,
+        idleTimeout: IDLE_MS,
+        maxQueue: this.maxQueue,
+        resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
       });
-    });
+      // An error no call is waiting for (a worker that failed while idle): logged, never thrown into the process.
+      piscina.on("error", (error: unknown) => {
+        options.logger.warn(`a worker of extension "${options.extension}" failed while idle: ${error instanceof Error ? error.message : String(error)}`, {
+          code: "TOOL_ISOLATION_FAILED",
+          extension: options.extension,
+        });
+      });
+      this.piscina = piscina;
+      return piscina;
+    })();
+    return this.starting;
   }
 
   /** True when every thread is busy and the queue is full: a new call would be refused. */
   get full(): boolean {
-    return this.piscina.queueSize >= this.maxQueue;
+    return (this.piscina?.queueSize ?? 0) >= this.maxQueue;
   }
 
   /** The worker thread with this id, while it is alive. */
   thread(threadId: number): Worker | undefined {
-    return this.piscina.threads.find((worker) => worker.threadId === threadId);
+    return this.piscina?.threads.find((worker) => worker.threadId === threadId);
   }
 
   /** Runs one task (its outcome comes over its port); aborting `signal` ends the worker running it (or takes it off the queue). */
-  run(task: WorkerTask, signal: AbortSignal): Promise<void> {
-    return this.piscina.run(task, { transferList: [task.port], signal });
+  async run(task: WorkerTask, signal: AbortSignal): Promise<void> {
+    if (this.closed) throw new Error(`the worker pool of extension "${this.options.extension}" is closed`);
+    const piscina = await this.start();
+    return piscina.run(task, { transferList: [task.port], signal });
   }
 
   /** Ends every worker (running calls are rejected). */
-  close(): Promise<void> {
-    return this.piscina.destroy();
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.starting) await (await this.starting).destroy();
   }
 }
