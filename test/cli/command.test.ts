@@ -132,6 +132,14 @@ describe("mcp-host toolsets", { timeout: 60_000 }, () => {
     });
   });
 
+  it("reports an --extension name that matches nothing as a failure, without a phantom toolset row", async () => {
+    const run = await runCli(cleanup, ["toolsets", "--cwd", CLI_PROJECT, "--extension", "nope"]);
+    assert.equal(run.code, 1);
+    assert.deepEqual(run.stdout.split("\n").slice(0, 2), ["  TOOLSET  FLAGS  EXTENSIONS  DESCRIPTION", ""]);
+    assert.match(run.stdout, /^extensions: nope \(failed\)$/m);
+    assert.match(run.stdout, /^ {2}failed nope: EXTENSION_LOAD_FAILED no discovered extension is named "nope"/m);
+  });
+
   it("reports a quarantined extension and why, and exits 1", async () => {
     const run = await runCli(cleanup, ["toolsets", "--cwd", CLI_PROJECT]);
     assert.equal(run.code, 1);
