@@ -4,7 +4,7 @@
  * that names a toolset the token does not reach is refused with 403 `insufficient_scope`, or served without it —
  * and the build of what the caller may reach, handed to what the serverFactory made for it.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { compiledOf } from "../host/built-server.js";
 import type { McpHost } from "../host/host.js";
 import { assertNoUnknownToolsets, selectionKey } from "../host/selection.js";
@@ -15,25 +15,12 @@ import { markLongLived } from "./connection-tracker.js";
 import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
+import { jsonBody } from "./json-body.js";
+import { HTTP_DEFAULTS } from "./http-defaults.js";
 import { attachScope } from "./request-scope.js";
 import { selectionOf } from "./request-selection.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
-
-function bodyErrors(maxBodyBytes: number) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
-    const type = (error as { type?: string }).type;
-    if (type === "entity.too.large") {
-      sendJsonRpcError(res, 413, -32600, `Request body too large: the limit is ${maxBodyBytes} bytes (http.maxBodyBytes).`);
-      return;
-    }
-    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
-      sendJsonRpcError(res, 400, -32700, "Parse error: the request body is not valid JSON.");
-      return;
-    }
-    next(error);
-  };
-}
 
 /**
  * The bearer gate of the MCP path. A CORS preflight (OPTIONS without credentials) passes, so a serverFactory's
@@ -127,6 +114,6 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
     }
     next();
   };
-  const body = express.json({ limit: maxBodyBytes, type: JSON_TYPES });
-  return [...(auth === undefined ? [] : [gateOf(auth)]), mediaType, body, bodyErrors(maxBodyBytes) as unknown as RequestHandler, serve];
+  const body = jsonBody({ maxBodyBytes, maxJsonDepth: options.maxJsonDepth ?? HTTP_DEFAULTS.maxJsonDepth, types: JSON_TYPES });
+  return [...(auth === undefined ? [] : [gateOf(auth)]), mediaType, ...body, serve];
 }
