@@ -8,8 +8,10 @@ import type { McpHost } from "../host/host.js";
 import { createHostApp, type HostApp } from "./app.js";
 import { trackConnections } from "./connection-tracker.js";
 import type { HostAppOptions } from "./http-options.js";
+import { HTTP_DEFAULTS } from "./http-defaults.js";
+import { limitConnections, serverOptionsOf, type ServerLimitOptions } from "./server-limits.js";
 
-export interface ListenOptions extends HostAppOptions {
+export interface ListenOptions extends HostAppOptions, ServerLimitOptions {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   /** Port (default 3000; 0 picks a free one). */
@@ -35,7 +37,8 @@ export interface ListeningHost {
  */
 export async function listenHost(host: McpHost, options: ListenOptions = {}): Promise<ListeningHost> {
   const hostApp = createHostApp(host, options);
-  const http = createServer(hostApp.app);
+  const http = createServer(serverOptionsOf(options), hostApp.app);
+  limitConnections(http, options, host.logger.child("http"));
   const connections = trackConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -51,11 +54,12 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { stopHost?: boolean } = {}) => {
     closing ??= (async () => {
-      const timeout = options.shutdownTimeoutMs ?? 10_000;
+      const timeout = options.shutdownTimeoutMs ?? HTTP_DEFAULTS.shutdownTimeoutMs;
       const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
-      connections.closeIdle();
+      connections.drain();
       // Ordinary requests finish first (bounded); then sessions and streams end, and their sockets with them.
       await connections.drained(timeout);
+      connections.closeIdle();
       await hostApp.close();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
