@@ -15,6 +15,7 @@ import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
 import { createLogger, type Logger, type LogLevel } from "../logger.js";
 import { createGateway, type Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
+import { toolLimitsOf } from "./listen-options.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -135,6 +136,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       version,
       logger,
       extensionOptions: config.extensions.options,
+      toolLimits: toolLimitsOf(config),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );

@@ -16,7 +16,8 @@ export function markLongLived(req: IncomingMessage): void {
   (req as { [LONG_LIVED]?: boolean })[LONG_LIVED] = true;
 }
 
-function isLongLived(req: IncomingMessage): boolean {
+/** True for a request that stays open by design: a GET stream, or one marked long-lived. */
+export function isLongLived(req: IncomingMessage): boolean {
   return req.method === "GET" || (req as { [LONG_LIVED]?: boolean })[LONG_LIVED] === true;
 }
 

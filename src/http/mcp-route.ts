@@ -16,6 +16,7 @@ import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { jsonBody } from "./json-body.js";
+import { CallerLimits } from "./caller-limits.js";
 import { HTTP_DEFAULTS } from "./http-defaults.js";
 import { attachScope } from "./request-scope.js";
 import { selectionOf } from "./request-selection.js";
@@ -83,7 +84,6 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
   const logger = host.logger.child("http");
   const serve: RequestHandler = async (req, res, next) => {
     try {
-      if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
       const selection = selectionOf(req, options.selection);
       const permitted = auth === undefined ? undefined : permittedFor(host, auth, options, req, res);
       if (auth !== undefined && permitted === undefined) return;
@@ -115,5 +115,10 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
     next();
   };
   const body = jsonBody({ maxBodyBytes, maxJsonDepth: options.maxJsonDepth ?? HTTP_DEFAULTS.maxJsonDepth, types: JSON_TYPES });
-  return [...(auth === undefined ? [] : [gateOf(auth)]), mediaType, ...body, serve];
+  const streams: RequestHandler = (req, _res, next) => {
+    if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
+    next();
+  };
+  const limits = new CallerLimits(options, logger);
+  return [...(auth === undefined ? [] : [gateOf(auth)]), limits.rate(), mediaType, ...body, streams, limits.concurrency(), serve];
 }

@@ -121,7 +121,11 @@ describe("graceful shutdown, the sockets", () => {
           jsonrpc: "2.0",
           id: 2,
           method: "tools/call",
-          params: { name: "slow", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+          params: {
+            name: "slow",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
         });
         const headers = { ...base, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" };
         await client.send(postHead("/mcp", headers, Buffer.byteLength(call)) + call);

@@ -17,6 +17,7 @@ import type { IsolateTool } from "./draft-types.js";
 import { runOnServerHooks } from "./draft.js";
 import type { BuildContents } from "./draft-types.js";
 import { gatherContents } from "./gather.js";
+import type { ToolCallGate } from "../protocol/tool-limits.js";
 
 /** One compiled build: what every request for its active set shares. */
 export interface CompiledBuild {
@@ -56,6 +57,8 @@ export interface CompileInput {
   isolate?: IsolateTool;
   /** Where tool calls on the main thread are recorded for the event-loop monitor. */
   activity?: ToolActivity;
+  /** The host's limits on tool calls (shared by every build). */
+  toolGate?: ToolCallGate;
 }
 
 /** The toolsets a build's gathered contents put something into. */
@@ -93,6 +96,7 @@ export function compileBuild(input: CompileInput): CompiledBuild {
     toolTimeoutMs: input.toolTimeoutMs,
     requestState: input.requestState,
     ...(input.activity === undefined ? {} : { activity: input.activity }),
+    ...(input.toolGate === undefined ? {} : { toolGate: input.toolGate }),
   };
   const factory = input.serverFactory ?? ((parts) => parts.handler);
   const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });
