@@ -80,7 +80,7 @@ function permittedFor(host: McpHost, auth: HostAuth, options: HostAppOptions, re
  * app.all("/mcp", ...mcpRoute(host, options, auth));
  */
 export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
   const logger = host.logger.child("http");
   const serve: RequestHandler = async (req, res, next) => {
     try {
