@@ -22,6 +22,7 @@ import { attachScope } from "./request-scope.js";
 import { selectionOf } from "./request-selection.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
+const MCP_METHODS = new Set(["POST", "GET", "DELETE", "OPTIONS"]);
 
 /**
  * The bearer gate of the MCP path. A CORS preflight (OPTIONS without credentials) passes, so a serverFactory's
@@ -107,6 +108,12 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
       next(error);
     }
   };
+  // The MCP endpoint speaks POST, GET and DELETE (OPTIONS for a browser's preflight); the SDK cannot even represent
+  // some others (a fetch Request refuses TRACE and CONNECT), so the rest are answered here.
+  const methods: RequestHandler = (req, res, next) => {
+    if (MCP_METHODS.has(req.method)) return next();
+    sendJsonRpcError(res, 405, -32000, `Method not allowed: the MCP endpoint answers ${[...MCP_METHODS].join(", ")}.`, { allow: "POST, GET, DELETE" });
+  };
   const mediaType: RequestHandler = (req, res, next) => {
     if (req.method === "POST" && !req.is(JSON_TYPES)) {
       sendJsonRpcError(res, 415, -32700, 'Unsupported Media Type: an MCP request is a JSON-RPC message sent with "Content-Type: application/json".');
@@ -120,5 +127,5 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
     next();
   };
   const limits = new CallerLimits(options, logger);
-  return [...(auth === undefined ? [] : [gateOf(auth)]), limits.rate(), mediaType, ...body, streams, limits.concurrency(), serve];
+  return [methods, ...(auth === undefined ? [] : [gateOf(auth)]), limits.rate(), mediaType, ...body, streams, limits.concurrency(), serve];
 }

@@ -61,10 +61,7 @@ describe("the limits' rules", () => {
       ["CONFIG_INVALID", "http.requestTimeoutMs"],
     ]);
     assert.equal(messageAt(r, "http.requestTimeoutMs"), "must be at least http.headersTimeoutMs (20000): a request's headers are part of it");
-    assert.equal(
-      messageAt(r, "http.maxConnectionsPerAddress"),
-      "must be at most http.maxConnections (10); to cap only the total, set both to the same number",
-    );
+    assert.equal(messageAt(r, "http.maxConnectionsPerAddress"), "must be at most http.maxConnections (10); to cap only the total, set both to the same number");
   });
 
   it("quotes the range of a limit out of range", async () => {
