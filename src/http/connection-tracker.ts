@@ -36,11 +36,13 @@ function withoutKeepAlive(arg: unknown): unknown {
 
 export interface ConnectionTracker {
   /**
-   * Starts draining: destroys every socket with no request in flight, and marks every answer not yet begun (and
-   * every later one) `Connection: close`, so its socket ends once it is sent. A socket whose answer went out as
-   * keep-alive before the drain stays open meanwhile: its client's next request is served, with `close`.
+   * Starts draining: marks every answer not yet begun (and every later one) `Connection: close`, so its socket ends
+   * once it is sent. Idle keep-alive sockets stay open for now: a request their client already sent is served (with
+   * `close`) instead of being lost with its socket.
    */
   drain(): void;
+  /** Resolves once no idle socket is left (their clients closed them, or sent their last request), or after `maxMs`. */
+  idleGone(maxMs: number): Promise<void>;
   /** Ends the drain: destroys every socket with no request in flight, and each later one as its last answer ends. */
   closeIdle(): void;
   /** Resolves when no ordinary (not long-lived) request is in flight, or after `timeoutMs`. */
@@ -55,6 +57,13 @@ export function trackConnections(http: HttpServer): ConnectionTracker {
   const perSocket = new Map<Socket, number>();
   const requests = new Map<IncomingMessage, ServerResponse>();
   const waiters = new Set<() => void>();
+  const idleWaiters = new Set<() => void>();
+  const idleCount = () => [...perSocket.values()].filter((count) => count === 0).length;
+  const wakeIdle = () => {
+    if (idleWaiters.size === 0 || idleCount() > 0) return;
+    for (const resolve of idleWaiters) resolve();
+    idleWaiters.clear();
+  };
   let state: "serving" | "draining" | "closing" = "serving";
   const ordinaryInFlight = () => [...requests.keys()].filter((r) => !isLongLived(r)).length;
   const closeAfter = (res: ServerResponse) => {
@@ -76,12 +85,16 @@ export function trackConnections(http: HttpServer): ConnectionTracker {
   };
   http.on("connection", (socket: Socket) => {
     perSocket.set(socket, 0);
-    socket.once("close", () => perSocket.delete(socket));
+    socket.once("close", () => {
+      perSocket.delete(socket);
+      wakeIdle();
+    });
   });
   http.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     perSocket.set(socket, (perSocket.get(socket) ?? 0) + 1);
     requests.set(req, res);
+    wakeIdle();
     if (state !== "serving") closeAfter(res);
     res.once("close", () => {
       requests.delete(req);
@@ -96,8 +109,18 @@ export function trackConnections(http: HttpServer): ConnectionTracker {
       if (state !== "serving") return;
       state = "draining";
       for (const res of requests.values()) closeAfter(res);
-      destroyIdle();
     },
+    idleGone: (maxMs) =>
+      new Promise<void>((resolve) => {
+        if (idleCount() === 0) return resolve();
+        const timer = setTimeout(done, maxMs);
+        function done() {
+          clearTimeout(timer);
+          idleWaiters.delete(done);
+          resolve();
+        }
+        idleWaiters.add(done);
+      }),
     closeIdle: () => {
       state = "closing";
       destroyIdle();

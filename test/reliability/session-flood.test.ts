@@ -45,10 +45,7 @@ describe("a flood of legacy sessions", { timeout: 300_000 }, () => {
     // Ending ten sessions makes room for ten, and no more.
     for (const id of opened.splice(0, 10)) assert.equal(await endSession(served.url, id), 200);
     const again = await Promise.all(Array.from({ length: 11 }, () => openSession(served.url)));
-    assert.deepEqual(
-      again.map((r) => r.response.status).sort(),
-      [...Array(10).fill(200), 503],
-    );
+    assert.deepEqual(again.map((r) => r.response.status).sort(), [...Array(10).fill(200), 503]);
     figure("session flood", `server RSS with ${MAX_SESSIONS} sessions open: ${mib(served.rss())} (before: ${mib(rssBefore)})`);
     assert.ok(served.alive());
   });

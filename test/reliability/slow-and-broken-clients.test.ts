@@ -35,7 +35,11 @@ async function assertServing(served: ServedCli): Promise<void> {
   assert.deepEqual(answer.result.content, [{ type: "text", text: "echo: still serving" }]);
 }
 
-const HEADERS = (served: ServedCli) => ({ host: `127.0.0.1:${served.port}`, "content-type": "application/json", accept: "application/json, text/event-stream" });
+const HEADERS = (served: ServedCli) => ({
+  host: `127.0.0.1:${served.port}`,
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+});
 
 describe("slow and broken clients", { timeout: 120_000 }, () => {
   it(`answers a slowloris crowd of ${CROWD} with 408 within the header timeout, serving others meanwhile`, async () => {
@@ -66,7 +70,11 @@ describe("slow and broken clients", { timeout: 120_000 }, () => {
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: "pause", arguments: { ms: 50 }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      params: {
+        name: "pause",
+        arguments: { ms: 50 },
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+      },
     });
     const modern = { ...HEADERS(served), "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "pause" };
     for (let i = 0; i < rounds; i += 20) {
@@ -100,7 +108,9 @@ describe("slow and broken clients", { timeout: 120_000 }, () => {
       method: "tools/list",
       params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
     });
-    await held[0]!.send(postHead("/mcp", { ...HEADERS(served), "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }, Buffer.byteLength(body)) + body);
+    await held[0]!.send(
+      postHead("/mcp", { ...HEADERS(served), "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }, Buffer.byteLength(body)) + body,
+    );
     await held[0]!.receivedMatches(/\r\n\r\n/);
     assert.match(held[0]!.received, /^HTTP\/1\.1 200 OK/);
   });
