@@ -27,13 +27,13 @@ export interface ServedCli {
  * @example
  * const served = await serveCli(cleanup, "http: { headersTimeoutMs: 1000 }");
  */
-export async function serveCli(cleanup: Cleanup, config = "", args: readonly string[] = []): Promise<ServedCli> {
+export async function serveCli(cleanup: Cleanup, config = "", args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServedCli> {
   assertBuilt();
   const dir = mkdtempSync(join(tmpdir(), "mcp-host-reliability-"));
   cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "mcp-host.config.yaml");
   writeFileSync(file, config);
-  const cli = startCli(cleanup, ["serve", "--cwd", RELIABILITY_PROJECT, "--config", file, "--port", "0", "--log-level", "warn", ...args]);
+  const cli = startCli(cleanup, ["serve", "--cwd", RELIABILITY_PROJECT, "--config", file, "--port", "0", "--log-level", "warn", ...args], { env });
   const line = await cli.line(/is serving .* at http:\/\//);
   const url = new URL(line.slice(line.lastIndexOf("http://")));
   return {
