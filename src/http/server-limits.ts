@@ -49,7 +49,7 @@ function refusalLog(logger: Logger) {
     since += 1;
     const now = Date.now();
     if (now - lastAt < 60_000) return;
-    logger.warn(`refused ${since} connection${since === 1 ? "" : "s"} since the last such line: ${why}`);
+    logger.warn(`refused ${since} connection${since === 1 ? "" : "s"} since the last such line: ${why}`, { code: "HTTP_CONNECTION_LIMIT" });
     lastAt = now;
     since = 0;
   };
