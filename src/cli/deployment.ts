@@ -15,6 +15,7 @@ import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
 import { createLogger, type Logger, type LogLevel } from "../logger.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
+import { toolLimitsOf } from "./listen-options.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
 
@@ -134,6 +135,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       version,
       logger,
       extensionOptions: config.extensions.options,
+      toolLimits: toolLimitsOf(config),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );

@@ -1,8 +1,9 @@
 /**
  * The deployment config's `http`, `selection` and `auth` sections as the options `listenHost` takes (the `auth`
- * option has the config section's own shape).
+ * option has the config section's own shape), and its `tools` section as the host's tool limits.
  */
 import type { DeploymentConfig } from "../config/index.js";
+import type { ToolCallLimits } from "../host/protocol/tool-limits.js";
 import type { ListenOptions } from "../http/listen.js";
 
 /**
@@ -20,10 +21,29 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     maxSessions: http.maxSessions,
     maxBodyBytes: http.maxBodyBytes,
     shutdownTimeoutMs: http.shutdownTimeoutMs,
+    headersTimeoutMs: http.headersTimeoutMs,
+    requestTimeoutMs: http.requestTimeoutMs,
+    keepAliveTimeoutMs: http.keepAliveTimeoutMs,
+    maxConnections: http.maxConnections,
+    maxConnectionsPerAddress: http.maxConnectionsPerAddress,
+    callerRequestsPerSecond: http.callerRequestsPerSecond,
+    callerBurst: http.callerBurst,
+    callerMaxConcurrent: http.callerMaxConcurrent,
+    maxJsonDepth: http.maxJsonDepth,
+    streamMaxAgeMs: http.streamMaxAgeMs,
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
     ...(http.cors ? { cors: { origin: http.cors.origin === "*" ? true : http.cors.origin } } : {}),
     ...(config.auth ? { auth: config.auth } : {}),
     selection: { strict: selection.strict, ignoreKeys: selection.ignoreKeys, ...(selection.default !== undefined ? { default: selection.default } : {}) },
   };
+}
+
+/**
+ * The host's limits on tool calls, from the config's `tools:` section.
+ * @example
+ * buildHost(extensions, { name, toolLimits: toolLimitsOf(config) });
+ */
+export function toolLimitsOf(config: DeploymentConfig): ToolCallLimits {
+  return { maxConcurrent: config.tools.maxConcurrent, queueMs: config.tools.queueMs, maxResultBytes: config.tools.maxResultBytes };
 }

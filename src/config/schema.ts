@@ -41,6 +41,23 @@ const httpSchema = z.strictObject({
   maxSessions: ranged("http.maxSessions").default(10_000),
   maxBodyBytes: ranged("http.maxBodyBytes").default(4_194_304),
   shutdownTimeoutMs: ranged("http.shutdownTimeoutMs").default(10_000),
+  headersTimeoutMs: ranged("http.headersTimeoutMs").default(10_000),
+  requestTimeoutMs: ranged("http.requestTimeoutMs").default(30_000),
+  keepAliveTimeoutMs: ranged("http.keepAliveTimeoutMs").default(5_000),
+  maxConnections: ranged("http.maxConnections").default(4_096),
+  maxConnectionsPerAddress: ranged("http.maxConnectionsPerAddress").default(256),
+  callerRequestsPerSecond: ranged("http.callerRequestsPerSecond").default(0),
+  callerBurst: ranged("http.callerBurst").default(100),
+  callerMaxConcurrent: ranged("http.callerMaxConcurrent").default(128),
+  maxJsonDepth: ranged("http.maxJsonDepth").default(64),
+  streamMaxAgeMs: ranged("http.streamMaxAgeMs").default(86_400_000),
+});
+
+/** What one tool may take of the host (DESIGN.md §16): calls at once, how long a call waits for a turn, its result's size. */
+const toolsSchema = z.strictObject({
+  maxConcurrent: ranged("tools.maxConcurrent").default(64),
+  queueMs: ranged("tools.queueMs").default(1_000),
+  maxResultBytes: ranged("tools.maxResultBytes").default(8_388_608),
 });
 
 /**
@@ -56,6 +73,7 @@ export const deploymentConfigSchema = z.strictObject({
   extensions: extensionsSchema.prefault({}),
   selection: selectionSchema.prefault({}),
   http: httpSchema.prefault({}),
+  tools: toolsSchema.prefault({}),
   auth: authSchema.optional(),
   servers: z.record(z.string(), serverSchema).default({}),
   startupTimeoutMs: ranged("startupTimeoutMs").default(10_000),

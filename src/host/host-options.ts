@@ -4,6 +4,7 @@
  */
 import type { Logger } from "../logger.js";
 import type { ServerFactory } from "./built-server.js";
+import type { ToolCallLimits } from "./protocol/tool-limits.js";
 
 export interface HostOptions {
   /** The server name clients see. */
@@ -36,4 +37,9 @@ export interface HostOptions {
    * main thread meanwhile; `false` turns the monitor off. Default 500 ms.
    */
   eventLoopWarnMs?: number | false;
+  /**
+   * What one tool may take (config `tools:`): calls at once (default 64, then a brief queue of 1000 ms, then a
+   * `TOOL_CONCURRENCY_LIMIT` result) and the largest result sent (default 8 MiB, else `TOOL_RESULT_TOO_LARGE`).
+   */
+  toolLimits?: ToolCallLimits;
 }

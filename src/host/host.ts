@@ -23,6 +23,7 @@ import { ToolIsolation } from "./isolation/tool-isolation.js";
 import { DEFAULT_EVENT_LOOP_WARN_MS, monitorEventLoop, type EventLoopMonitor } from "./monitor/event-loop-monitor.js";
 import { ToolActivity } from "./monitor/tool-activity.js";
 import { requestStateSealer, type RequestStateSealer } from "./protocol/request-state.js";
+import { ToolCallGate } from "./protocol/tool-limits.js";
 import { Revision } from "./revision.js";
 import { resolveSelection, selectionKey, type Selection } from "./selection.js";
 import { answerNotServed, OPEN_SERVING, type HostServing, type ServingPort } from "./serving-port.js";
@@ -77,6 +78,7 @@ export class McpHost {
   private readonly resourceListeners = new Set<Listener<string>>();
   private readonly isolation: ToolIsolation;
   private readonly activity: ToolActivity | undefined;
+  private readonly toolGate: ToolCallGate;
   private monitor: EventLoopMonitor | undefined;
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
@@ -91,6 +93,7 @@ export class McpHost {
     this.requestState = requestStateSealer(options.requestStateKey);
     this.isolation = new ToolIsolation(this.logger);
     this.activity = options.eventLoopWarnMs === false ? undefined : new ToolActivity();
+    this.toolGate = new ToolCallGate(options.toolLimits);
     this.extensions = new ExtensionSet({
       logger: this.logger,
       setupTimeoutMs: options.setupTimeoutMs ?? 10_000,
@@ -336,6 +339,7 @@ export class McpHost {
         describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
         isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
         ...(this.activity === undefined ? {} : { activity: this.activity }),
+        toolGate: this.toolGate,
       }),
     );
   }

@@ -4,16 +4,17 @@
  * limits, malformed JSON — then resolves the selection, builds (from the cache) what the caller may reach and
  * hands the request to what the serverFactory made for that selection. A client's mistake never gets a 500.
  */
-import express, { type NextFunction, type Request, type Response } from "express";
-import { isMcpHostError, messageOf } from "../errors.js";
+import express, { type Request } from "express";
 import type { McpHost } from "../host/host.js";
 import { mcpCors } from "./cors.js";
+import { finalErrorHandler } from "./final-error-handler.js";
 import { hostCheck, originCheck } from "./dns-rebinding.js";
 import { createHostAuth, type HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { mcpRoute } from "./mcp-route.js";
+import { requestTarget } from "./request-target.js";
 import { SelectionEndpoints } from "./selection-endpoints.js";
 
 export interface HostApp {
@@ -56,6 +57,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const checked = options.dnsRebindingProtection !== false;
   const app = express();
   app.disable("x-powered-by");
+  app.use(requestTarget());
   if (checked) app.use(hostCheck(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}));
   // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
   if (auth?.metadata !== undefined) app.use(auth.metadata);
@@ -79,18 +81,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
     sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);
   });
 
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (isMcpHostError(error, "SELECTION_UNKNOWN_TOOLSET")) {
-      sendJsonRpcError(res, 400, -32602, error.message, {}, { declared: host.declaredToolsets().map((t) => t.name) });
-      return;
-    }
-    if (isMcpHostError(error, "HOST_NOT_STARTED")) {
-      sendJsonRpcError(res, 503, -32000, "The server is not serving right now (starting or shutting down); retry shortly.");
-      return;
-    }
-    logger.error(`unexpected error serving ${req.method} ${req.path}: ${messageOf(error)}`, isMcpHostError(error) ? { code: error.code } : {});
-    sendJsonRpcError(res, 500, -32603, "Internal error");
-  });
+  app.use(finalErrorHandler(host, logger));
 
   return { app, endpoints, options, close: () => endpoints.close() };
 }

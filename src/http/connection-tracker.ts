@@ -2,9 +2,11 @@
  * Knows which sockets and requests of an HTTP server are busy, so shutdown can be graceful (DESIGN.md §8): end
  * idle sockets at once (Node's own `closeIdleConnections()` misses a keep-alive socket that never carried a
  * request), let ordinary requests in flight finish, and only then end the long-lived streams (legacy GET
- * streams, `subscriptions/listen`), which would otherwise hold shutdown until its deadline.
+ * streams, `subscriptions/listen`), which would otherwise hold shutdown until its deadline. Once draining starts,
+ * every answer not yet begun says `Connection: close`, so no client sends another request on a socket that is about
+ * to go and loses it to a reset.
  */
-import type { IncomingMessage, Server as HttpServer } from "node:http";
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 const LONG_LIVED = Symbol.for("mcp-host.longLivedRequest");
@@ -14,12 +16,34 @@ export function markLongLived(req: IncomingMessage): void {
   (req as { [LONG_LIVED]?: boolean })[LONG_LIVED] = true;
 }
 
-function isLongLived(req: IncomingMessage): boolean {
+/** True for a request that stays open by design: a GET stream, or one marked long-lived. */
+export function isLongLived(req: IncomingMessage): boolean {
   return req.method === "GET" || (req as { [LONG_LIVED]?: boolean })[LONG_LIVED] === true;
 }
 
+/** writeHead's headers argument with any Connection header made `close` (other arguments as they are). */
+function withoutKeepAlive(arg: unknown): unknown {
+  if (Array.isArray(arg)) {
+    const flat = [...arg];
+    for (let i = 0; i + 1 < flat.length; i += 2) if (String(flat[i]).toLowerCase() === "connection") flat[i + 1] = "close";
+    return flat;
+  }
+  if (typeof arg !== "object" || arg === null) return arg;
+  const headers: Record<string, unknown> = { ...(arg as Record<string, unknown>) };
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === "connection") headers[name] = "close";
+  return headers;
+}
+
 export interface ConnectionTracker {
-  /** Destroys every socket with no request in flight; from now on a socket is destroyed when its last response ends. */
+  /**
+   * Starts draining: marks every answer not yet begun (and every later one) `Connection: close`, so its socket ends
+   * once it is sent. Idle keep-alive sockets stay open for now: a request their client already sent is served (with
+   * `close`) instead of being lost with its socket.
+   */
+  drain(): void;
+  /** Resolves once no idle socket is left (their clients closed them, or sent their last request), or after `maxMs`. */
+  idleGone(maxMs: number): Promise<void>;
+  /** Ends the drain: destroys every socket with no request in flight, and each later one as its last answer ends. */
   closeIdle(): void;
   /** Resolves when no ordinary (not long-lived) request is in flight, or after `timeoutMs`. */
   drained(timeoutMs: number): Promise<void>;
@@ -27,39 +51,79 @@ export interface ConnectionTracker {
 
 /**
  * @example
- * const tracker = trackConnections(http); http.close(); tracker.closeIdle(); await tracker.drained(10_000);
+ * const tracker = trackConnections(http); http.close(); tracker.drain(); await tracker.drained(10_000); tracker.closeIdle();
  */
 export function trackConnections(http: HttpServer): ConnectionTracker {
   const perSocket = new Map<Socket, number>();
-  const requests = new Set<IncomingMessage>();
+  const requests = new Map<IncomingMessage, ServerResponse>();
   const waiters = new Set<() => void>();
-  let closing = false;
-  const ordinaryInFlight = () => [...requests].filter((r) => !isLongLived(r)).length;
+  const idleWaiters = new Set<() => void>();
+  const idleCount = () => [...perSocket.values()].filter((count) => count === 0).length;
+  const wakeIdle = () => {
+    if (idleWaiters.size === 0 || idleCount() > 0) return;
+    for (const resolve of idleWaiters) resolve();
+    idleWaiters.clear();
+  };
+  let state: "serving" | "draining" | "closing" = "serving";
+  const ordinaryInFlight = () => [...requests.keys()].filter((r) => !isLongLived(r)).length;
+  const closeAfter = (res: ServerResponse) => {
+    if (res.headersSent) return;
+    res.setHeader("connection", "close");
+    // The SDK's streams name `Connection: keep-alive` in writeHead itself, over what was set before: the drain wins.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      return writeHead.apply(this, args.map(withoutKeepAlive) as Parameters<typeof writeHead>);
+    } as typeof res.writeHead;
+  };
   const wake = () => {
     if (ordinaryInFlight() > 0) return;
     for (const resolve of waiters) resolve();
     waiters.clear();
   };
+  const destroyIdle = () => {
+    for (const [socket, count] of perSocket) if (count === 0) socket.destroy();
+  };
   http.on("connection", (socket: Socket) => {
     perSocket.set(socket, 0);
-    socket.once("close", () => perSocket.delete(socket));
+    socket.once("close", () => {
+      perSocket.delete(socket);
+      wakeIdle();
+    });
   });
-  http.on("request", (req: IncomingMessage, res) => {
+  http.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     perSocket.set(socket, (perSocket.get(socket) ?? 0) + 1);
-    requests.add(req);
+    requests.set(req, res);
+    wakeIdle();
+    if (state !== "serving") closeAfter(res);
     res.once("close", () => {
       requests.delete(req);
       const left = (perSocket.get(socket) ?? 1) - 1;
       perSocket.set(socket, left);
-      if (closing && left === 0) socket.destroy();
+      if (state === "closing" && left === 0) socket.destroy();
       wake();
     });
   });
   return {
+    drain: () => {
+      if (state !== "serving") return;
+      state = "draining";
+      for (const res of requests.values()) closeAfter(res);
+    },
+    idleGone: (maxMs) =>
+      new Promise<void>((resolve) => {
+        if (idleCount() === 0) return resolve();
+        const timer = setTimeout(done, maxMs);
+        function done() {
+          clearTimeout(timer);
+          idleWaiters.delete(done);
+          resolve();
+        }
+        idleWaiters.add(done);
+      }),
     closeIdle: () => {
-      closing = true;
-      for (const [socket, count] of perSocket) if (count === 0) socket.destroy();
+      state = "closing";
+      destroyIdle();
     },
     drained: (timeoutMs) =>
       new Promise<void>((resolve) => {

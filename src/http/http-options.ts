@@ -18,6 +18,18 @@ export interface LegacyServingOptions {
   maxSessions?: number;
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /** A legacy session's GET stream is ended after this long open, so the client reconnects (default 24 h). */
+  streamMaxAgeMs?: number;
+}
+
+/** What one caller may ask of the MCP endpoint (DESIGN.md §16); the caller is the token's subject, else the client address. */
+export interface CallerLimitOptions {
+  /** Requests a second one caller may send on average; beyond, 429 with Retry-After (default 0: no rate limit). */
+  callerRequestsPerSecond?: number;
+  /** How many requests above its rate a caller may send at once (default 100). */
+  callerBurst?: number;
+  /** Requests of one caller in flight at once, streams excepted; beyond, 429 (default 128). */
+  callerMaxConcurrent?: number;
 }
 
 export interface SelectionOptions {
@@ -29,7 +41,9 @@ export interface SelectionOptions {
   ignoreKeys?: string[];
 }
 
-export interface HostAppOptions extends LegacyServingOptions {
+export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions {
+  /** Deepest nesting of arrays and objects a request body may have; deeper gets 400 (default 64). */
+  maxJsonDepth?: number;
   /** Where session expiry reads the time (default: the system clock; tests pass a manual one). */
   clock?: Clock;
   /** The MCP endpoint (default `/mcp`). */

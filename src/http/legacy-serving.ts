@@ -57,6 +57,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
         stale: false,
         lastSeen: sessions.clock.now(),
         subscriptions,
+        streams: new Map(),
       };
       sessions.add(session);
     },
@@ -109,6 +110,7 @@ async function continueSession(
     return;
   }
   ctx.sessions.touch(session);
+  if (req.method === "GET") ctx.sessions.openStream(session, res);
   if (session.stale) {
     session.stale = false;
     session.protocol = (await ctx.serving.compiled(session.toolsets)).protocol;

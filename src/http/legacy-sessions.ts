@@ -1,8 +1,11 @@
 /**
  * Legacy (2025-era) sessions: one SDK transport and one low-level server per `Mcp-Session-Id`, bound to the
  * selection it started on. Neither SDK expires idle sessions, so this store does: an idle TTL, a cap on how many
- * live at once, and a sweep that closes what was abandoned. Time comes from a clock, so tests move it by hand.
+ * live at once, and a sweep that closes what was abandoned. A session whose client keeps its GET stream open is
+ * listening, not idle; the stream itself is ended after `streamMaxAgeMs` (the client reconnects), so nothing is
+ * held forever. Time comes from a clock, so tests move it by hand.
  */
+import type { ServerResponse } from "node:http";
 import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Server } from "@modelcontextprotocol/server";
 import { systemClock, type Clock, type ClockTimer } from "../clock.js";
@@ -26,11 +29,15 @@ export interface LegacySession {
   stale: boolean;
   lastSeen: number;
   readonly subscriptions: Set<string>;
+  /** The session's open GET streams, with when each opened. */
+  readonly streams: Map<ServerResponse, number>;
 }
 
 export interface SessionStoreOptions {
   idleTtlMs: number;
   maxSessions: number;
+  /** A GET stream is ended after this long open (default 24 h). */
+  streamMaxAgeMs?: number;
   logger: Logger;
   clock?: Clock;
 }
@@ -38,6 +45,7 @@ export interface SessionStoreOptions {
 export class LegacySessionStore {
   readonly idleTtlMs: number;
   readonly maxSessions: number;
+  readonly streamMaxAgeMs: number;
   readonly clock: Clock;
   private readonly logger: Logger;
   private readonly sessions = new Map<string, LegacySession>();
@@ -46,6 +54,7 @@ export class LegacySessionStore {
   constructor(options: SessionStoreOptions) {
     this.idleTtlMs = options.idleTtlMs;
     this.maxSessions = options.maxSessions;
+    this.streamMaxAgeMs = options.streamMaxAgeMs ?? 24 * 60 * 60_000;
     this.logger = options.logger;
     this.clock = options.clock ?? systemClock;
     this.sweeper = this.clock.setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, Math.floor(this.idleTtlMs / 2))));
@@ -68,6 +77,15 @@ export class LegacySessionStore {
     session.lastSeen = this.clock.now();
   }
 
+  /** Notes a GET stream of the session: while it is open the session is listening, not idle. */
+  openStream(session: LegacySession, res: ServerResponse): void {
+    session.streams.set(res, this.clock.now());
+    res.once("close", () => {
+      session.streams.delete(res);
+      session.lastSeen = this.clock.now();
+    });
+  }
+
   /** Forgets a session (its transport closed itself, e.g. on DELETE). */
   remove(id: string): void {
     this.sessions.delete(id);
@@ -77,9 +95,14 @@ export class LegacySessionStore {
     return this.sessions.values();
   }
 
-  /** Closes sessions idle for longer than the TTL; returns how many it closed. */
+  /** Ends GET streams open longer than their bound, and closes sessions idle for longer than the TTL; returns how many it closed. */
   async sweep(now = this.clock.now()): Promise<number> {
-    const idle = [...this.sessions.values()].filter((s) => now - s.lastSeen > this.idleTtlMs);
+    for (const session of this.sessions.values()) {
+      if (![...session.streams.values()].some((openedAt) => now - openedAt > this.streamMaxAgeMs)) continue;
+      this.logger.info(`a legacy session's GET stream was open ${this.streamMaxAgeMs} ms; ended so its client reconnects`, { session: session.id.slice(0, 8) });
+      session.transport.closeStandaloneSSEStream();
+    }
+    const idle = [...this.sessions.values()].filter((s) => s.streams.size === 0 && now - s.lastSeen > this.idleTtlMs);
     for (const session of idle) {
       this.logger.info(`legacy session expired after ${this.idleTtlMs} ms idle`, { session: session.id.slice(0, 8), selection: session.toolsets.join(",") });
       await this.close(session);

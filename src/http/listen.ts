@@ -3,13 +3,18 @@
  * in-flight requests finish (bounded), end sessions and streams, then stop the host (disposing extensions).
  */
 import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, Server } from "node:net";
 import type { McpHost } from "../host/host.js";
 import { createHostApp, type HostApp } from "./app.js";
 import { trackConnections } from "./connection-tracker.js";
 import type { HostAppOptions } from "./http-options.js";
+import { HTTP_DEFAULTS } from "./http-defaults.js";
+import { limitConnections, serverOptionsOf, type ServerLimitOptions } from "./server-limits.js";
 
-export interface ListenOptions extends HostAppOptions {
+/** How long an idle keep-alive socket may still bring a request once shutdown starts. */
+const IDLE_GRACE_MS = 1_000;
+
+export interface ListenOptions extends HostAppOptions, ServerLimitOptions {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   /** Port (default 3000; 0 picks a free one). */
@@ -35,7 +40,8 @@ export interface ListeningHost {
  */
 export async function listenHost(host: McpHost, options: ListenOptions = {}): Promise<ListeningHost> {
   const hostApp = createHostApp(host, options);
-  const http = createServer(hostApp.app);
+  const http = createServer(serverOptionsOf(options), hostApp.app);
+  limitConnections(http, options, host.logger.child("http"));
   const connections = trackConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -51,16 +57,26 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { stopHost?: boolean } = {}) => {
     closing ??= (async () => {
-      const timeout = options.shutdownTimeoutMs ?? 10_000;
-      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      const timeout = options.shutdownTimeoutMs ?? HTTP_DEFAULTS.shutdownTimeoutMs;
+      const deadline = Date.now() + timeout;
+      const left = () => Math.max(0, deadline - Date.now());
+      // Stop listening, but not as http.close() does, which also drops idle keep-alive sockets at once: a request
+      // their client has already sent would be lost with them.
+      const stopped = new Promise<void>((resolve) => Server.prototype.close.call(http, () => resolve()));
+      connections.drain();
+      // Ordinary requests finish first (bounded); a request already on its way on an idle keep-alive socket gets a
+      // moment to arrive and be answered (with Connection: close); then idle sockets go, then sessions and streams.
+      await connections.drained(left());
+      await connections.idleGone(Math.min(IDLE_GRACE_MS, left()));
+      await connections.drained(left());
       connections.closeIdle();
-      // Ordinary requests finish first (bounded); then sessions and streams end, and their sockets with them.
-      await connections.drained(timeout);
       await hostApp.close();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
       clearTimeout(timer);
       http.closeAllConnections();
+      // What http.close() does besides: stop the timer that checks request timeouts.
+      http.close(() => {});
       if (closeOptions.stopHost !== false) await host.stop();
     })();
     return closing;

@@ -4,7 +4,7 @@
  * that names a toolset the token does not reach is refused with 403 `insufficient_scope`, or served without it —
  * and the build of what the caller may reach, handed to what the serverFactory made for it.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { compiledOf } from "../host/built-server.js";
 import type { McpHost } from "../host/host.js";
 import { assertNoUnknownToolsets, selectionKey } from "../host/selection.js";
@@ -15,25 +15,14 @@ import { markLongLived } from "./connection-tracker.js";
 import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
+import { jsonBody } from "./json-body.js";
+import { CallerLimits } from "./caller-limits.js";
+import { HTTP_DEFAULTS } from "./http-defaults.js";
 import { attachScope } from "./request-scope.js";
 import { selectionOf } from "./request-selection.js";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
-
-function bodyErrors(maxBodyBytes: number) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
-    const type = (error as { type?: string }).type;
-    if (type === "entity.too.large") {
-      sendJsonRpcError(res, 413, -32600, `Request body too large: the limit is ${maxBodyBytes} bytes (http.maxBodyBytes).`);
-      return;
-    }
-    if (type === "entity.parse.failed" || error instanceof SyntaxError) {
-      sendJsonRpcError(res, 400, -32700, "Parse error: the request body is not valid JSON.");
-      return;
-    }
-    next(error);
-  };
-}
+const MCP_METHODS = new Set(["POST", "GET", "DELETE", "OPTIONS"]);
 
 /**
  * The bearer gate of the MCP path. A CORS preflight (OPTIONS without credentials) passes, so a serverFactory's
@@ -92,12 +81,11 @@ function permittedFor(host: McpHost, auth: HostAuth, options: HostAppOptions, re
  * app.all("/mcp", ...mcpRoute(host, options, auth));
  */
 export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
   const logger = host.logger.child("http");
   const reportedUnknown = new Set<string>();
   const serve: RequestHandler = async (req, res, next) => {
     try {
-      if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
       const selection = selectionOf(req, options.selection);
       const permitted = auth === undefined ? undefined : permittedFor(host, auth, options, req, res);
       if (auth !== undefined && permitted === undefined) return;
@@ -128,6 +116,12 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
       next(error);
     }
   };
+  // The MCP endpoint speaks POST, GET and DELETE (OPTIONS for a browser's preflight); the SDK cannot even represent
+  // some others (a fetch Request refuses TRACE and CONNECT), so the rest are answered here.
+  const methods: RequestHandler = (req, res, next) => {
+    if (MCP_METHODS.has(req.method)) return next();
+    sendJsonRpcError(res, 405, -32000, `Method not allowed: the MCP endpoint answers ${[...MCP_METHODS].join(", ")}.`, { allow: "POST, GET, DELETE" });
+  };
   const mediaType: RequestHandler = (req, res, next) => {
     if (req.method === "POST" && !req.is(JSON_TYPES)) {
       sendJsonRpcError(res, 415, -32700, 'Unsupported Media Type: an MCP request is a JSON-RPC message sent with "Content-Type: application/json".');
@@ -135,6 +129,11 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
     }
     next();
   };
-  const body = express.json({ limit: maxBodyBytes, type: JSON_TYPES });
-  return [...(auth === undefined ? [] : [gateOf(auth)]), mediaType, body, bodyErrors(maxBodyBytes) as unknown as RequestHandler, serve];
+  const body = jsonBody({ maxBodyBytes, maxJsonDepth: options.maxJsonDepth ?? HTTP_DEFAULTS.maxJsonDepth, types: JSON_TYPES });
+  const streams: RequestHandler = (req, _res, next) => {
+    if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
+    next();
+  };
+  const limits = new CallerLimits(options, logger);
+  return [methods, ...(auth === undefined ? [] : [gateOf(auth)]), limits.rate(), mediaType, ...body, streams, limits.concurrency(), serve];
 }

@@ -15,6 +15,7 @@ import { bodyOf, header } from "./era-sniff.js";
 import type { LegacyMode } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
+import { modernErrorLog } from "./modern-error-log.js";
 import { requestScope, scopeOf, type RequestScope } from "./request-scope.js";
 import type { Admission, SelectionGuard } from "./selection-guard.js";
 
@@ -51,12 +52,13 @@ export class SelectionEndpoint {
     readonly toolsets: readonly string[],
     private readonly context: EndpointContext,
   ) {
+    const errors = modernErrorLog(() => this.modern, context.logger, key);
     this.modern = createMcpHandler((ctx) => this.modernServer(ctx), {
       legacy: context.legacy === "stateless" ? "stateless" : "reject",
       maxRequestBodySize: context.maxBodyBytes,
-      onerror: (error) => context.logger.debug(`selection "${key}": ${error.message}`),
+      onerror: errors.onerror,
     });
-    this.modernNode = toNodeHandler(this.modern);
+    this.modernNode = toNodeHandler({ fetch: errors.fetch }, { maxRequestBodySize: context.maxBodyBytes, onerror: errors.onAdapterError });
   }
 
   /** True while a request (or a long-lived stream) of this selection is being served. */

@@ -10,6 +10,7 @@ import { selectionKey } from "../host/selection.js";
 import { OPEN_SERVING, type HostServing, type ServingPort } from "../host/serving-port.js";
 import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
+import { HTTP_DEFAULTS } from "./http-defaults.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
 import { SelectionGuard } from "./selection-guard.js";
@@ -26,13 +27,14 @@ export class SelectionEndpoints implements ServingPort {
     const logger = host.logger.child("http");
     this.maxEndpoints = host.options.maxBuilds ?? 256;
     this.sessions = new LegacySessionStore({
-      idleTtlMs: options.sessionIdleTtlMs ?? 30 * 60_000,
-      maxSessions: options.maxSessions ?? 10_000,
+      idleTtlMs: options.sessionIdleTtlMs ?? HTTP_DEFAULTS.sessionIdleTtlMs,
+      maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+      streamMaxAgeMs: options.streamMaxAgeMs ?? HTTP_DEFAULTS.streamMaxAgeMs,
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     });
     this.serving = host[OPEN_SERVING](this);
-    const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
     this.context = {
       legacy: options.legacy ?? "stateful",
       legacyServing: { sessions: this.sessions, serving: this.serving, logger, maxBodyBytes },

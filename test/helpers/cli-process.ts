@@ -83,10 +83,10 @@ export class CliProcess {
   private readonly stderrWaiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
 
   /** `cli`: another build of the command to run (e.g. one installed from the packed tarball). */
-  constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore"; cli?: string } = {}) {
+  constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore"; cli?: string; env?: NodeJS.ProcessEnv } = {}) {
     this.child = spawn(process.execPath, [options.cli ?? CLI_MAIN, ...args], {
       cwd: options.cwd ?? REPO,
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...options.env },
       stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
     });
     this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
@@ -145,7 +145,11 @@ export class CliProcess {
 }
 
 /** Starts `mcp-host ...args`; the cleanup kills it if the test did not end it. */
-export function startCli(cleanup: Cleanup, args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore" } = {}): CliProcess {
+export function startCli(
+  cleanup: Cleanup,
+  args: readonly string[],
+  options: { cwd?: string; stdin?: "pipe" | "ignore"; env?: NodeJS.ProcessEnv } = {},
+): CliProcess {
   const cli = new CliProcess(args, options);
   cleanup.add(() => cli.stop());
   return cli;

@@ -1,5 +1,6 @@
-// Graceful shutdown (DESIGN.md §8): close() ends idle keep-alive sockets at once (even one that never carried a
-// request), lets an in-flight request finish, and then stops the host.
+// Graceful shutdown (DESIGN.md §8, §16): close() ends idle keep-alive sockets at once (even one that never carried a
+// request), lets an in-flight request finish — its answer saying Connection: close, so its client does not send
+// another request on a socket about to go (issue 11 defect 4) — and then stops the host.
 import { connect, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -8,6 +9,8 @@ import { defineExtension, defineTool } from "../../src/index.js";
 import { buildHost } from "../../src/deployment.js";
 import { listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
+import { rawLegacyInitialize } from "../helpers/http-host.js";
+import { postHead, RawSocket } from "../helpers/raw-http.js";
 
 function openIdleSocket(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -81,4 +84,62 @@ describe("graceful shutdown", () => {
     await closed;
     assert.match(answer, /finished/);
   });
+});
+
+describe("graceful shutdown, the sockets", () => {
+  const suiteTimeout = { timeout: 20_000 };
+
+  for (const era of ["legacy", "modern"] as const) {
+    it(`answers a ${era} request in flight with Connection: close once the drain starts, and ends its socket cleanly`, suiteTimeout, async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const slow = defineTool({
+        name: "slow",
+        inputSchema: z.object({}),
+        handler: async () => {
+          started();
+          await gate;
+          return { content: [{ type: "text", text: "finished" }] };
+        },
+      });
+      const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
+      await host.start();
+      const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
+      const port = Number(served.baseUrl.port);
+      const client = new RawSocket(port);
+      const base = { host: `127.0.0.1:${port}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+      if (era === "legacy") {
+        // A session first (on its own connection), then the slow call on this keep-alive one.
+        const init = await rawLegacyInitialize(served.url);
+        const session = String(init.headers["mcp-session-id"]);
+        const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow", arguments: {} } });
+        await client.send(postHead("/mcp", { ...base, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, Buffer.byteLength(call)) + call);
+      } else {
+        const call = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "slow",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
+        });
+        const headers = { ...base, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" };
+        await client.send(postHead("/mcp", headers, Buffer.byteLength(call)) + call);
+      }
+      await running;
+      const closed = served.close();
+      release();
+      const end = await client.ended;
+      await closed;
+      assert.equal(end.how, "closed", end.error);
+      assert.match(end.received, /^HTTP\/1\.1 200 OK\r\n/);
+      assert.match(end.received, /\r\nconnection: close\r\n/i);
+      assert.doesNotMatch(end.received, /keep-alive/i);
+      assert.match(end.received, /finished/);
+    });
+  }
 });

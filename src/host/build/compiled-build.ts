@@ -20,6 +20,7 @@ import type { BuildContents, DraftToolEntry } from "./draft-types.js";
 import { loadJsonSchemaEngine } from "./json-schema-engine.js";
 import { isStandardSchema } from "../../extension/schema-types.js";
 import { gatherContents } from "./gather.js";
+import type { ToolCallGate } from "../protocol/tool-limits.js";
 
 /** One compiled build: what every request for its active set shares. */
 export interface CompiledBuild {
@@ -59,6 +60,8 @@ export interface CompileInput {
   isolate?: IsolateTool;
   /** Where tool calls on the main thread are recorded for the event-loop monitor. */
   activity?: ToolActivity;
+  /** The host's limits on tool calls (shared by every build). */
+  toolGate?: ToolCallGate;
 }
 
 /**
@@ -122,6 +125,7 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     toolTimeoutMs: input.toolTimeoutMs,
     requestState: input.requestState,
     ...(input.activity === undefined ? {} : { activity: input.activity }),
+    ...(input.toolGate === undefined ? {} : { toolGate: input.toolGate }),
   };
   const factory = input.serverFactory ?? ((parts) => parts.handler);
   const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });

@@ -11,6 +11,7 @@ import type { BuildTables, CompiledTool } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
 import { isInputRequired, sealOutgoing, type RequestStateSealer } from "./request-state.js";
+import { resultProblem, type ToolCallGate } from "./tool-limits.js";
 
 export interface CallToolDeps {
   tables: BuildTables;
@@ -19,6 +20,8 @@ export interface CallToolDeps {
   requestState: RequestStateSealer;
   /** Records calls on the main thread for the event-loop monitor. */
   activity?: ToolActivity;
+  /** Calls of one tool at once, and the largest result sent (absent: no limits). */
+  gate?: ToolCallGate;
 }
 
 /** Errors of an isolated call that keep their own code in the log (a limit, a busy pool, a worker that failed). */
@@ -87,6 +90,30 @@ export async function callTool(
   if (!tool) throw unknownTool(params.name, deps.tables);
   const validated = await tool.input.validate(params.arguments ?? {});
   if (!validated.ok) return errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`);
+  const about = { extension: tool.extension, tool: tool.name };
+  // At most so many calls of one tool run at once; a call beyond waits briefly for a turn, then is refused.
+  let release: (() => void) | undefined;
+  try {
+    release = await deps.gate?.enter(tool.extension, tool.name);
+  } catch (error) {
+    deps.logger.warn(`[extension ${tool.extension}] ${messageOf(error)}`, { code: "TOOL_CONCURRENCY_LIMIT", ...about });
+    return errorResult(messageOf(error));
+  }
+  try {
+    return await runTool(deps, tool, validated.value as Record<string, unknown>, sdk, server, info);
+  } finally {
+    release?.();
+  }
+}
+
+async function runTool(
+  deps: CallToolDeps,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  sdk: ServerContext,
+  server: Server,
+  info: ServeRequestInfo,
+): Promise<CallToolResult | InputRequiredResult> {
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
   const handlerLogger = deps.logger.child(tool.extension);
@@ -98,7 +125,7 @@ export async function callTool(
       tool,
       async (signal) => {
         const base = requestContext({ sdk, server, info, extension: tool.extension, toolset: tool.toolset, signal, logger: handlerLogger });
-        return tool.handler(validated.value as Record<string, unknown>, toolContext(base, tool.rawName, sdk));
+        return tool.handler(args, toolContext(base, tool.rawName, sdk));
       },
       sdk.mcpReq.signal,
       timeoutMs,
@@ -128,6 +155,12 @@ export async function callTool(
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
   const checked = await checkOutput(tool, value as CallToolResult);
+  const unsendable = deps.gate === undefined ? undefined : resultProblem(checked, deps.gate.maxResultBytes);
+  if (unsendable !== undefined) {
+    const code = unsendable.startsWith("is ") ? "TOOL_RESULT_TOO_LARGE" : "TOOL_HANDLER_FAILED";
+    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned a result that ${unsendable}`, { code, ...about });
+    return errorResult(`tool "${tool.name}" returned a result that ${unsendable}`);
+  }
   if (info.era === "legacy" && tool.wire.outputSchema !== undefined && checked.structuredContent !== undefined && !checked.isError) {
     return server.projectCallToolResult(checked, tool.wire.outputSchema) as CallToolResult;
   }

@@ -22,7 +22,9 @@ import type { BuildTables } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
 import { callTool } from "./call-tool.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
+import { speakLegacyErrorCodes } from "./era-error-codes.js";
 import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
+import type { ToolCallGate } from "./tool-limits.js";
 
 /** What every per-request server of one build shares. */
 export interface ProtocolCore {
@@ -36,6 +38,8 @@ export interface ProtocolCore {
   requestState: RequestStateSealer;
   /** Records tool calls on the main thread for the event-loop monitor (absent when it is off). */
   activity?: ToolActivity;
+  /** The host's limits on tool calls: calls at once per tool, the largest result (absent: none). */
+  toolGate?: ToolCallGate;
 }
 
 export const SERVER_CAPABILITIES = {
@@ -180,6 +184,7 @@ function lazyCore(source: () => ProtocolCore): ProtocolCore {
     toolTimeoutMs: first.toolTimeoutMs,
     requestState: first.requestState,
     ...(first.activity === undefined ? {} : { activity: first.activity }),
+    ...(first.toolGate === undefined ? {} : { toolGate: first.toolGate }),
     get tables() {
       return source().tables;
     },
@@ -210,7 +215,9 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     defaultTimeoutMs: core.toolTimeoutMs,
     requestState: core.requestState,
     ...(core.activity === undefined ? {} : { activity: core.activity }),
+    ...(core.toolGate === undefined ? {} : { gate: core.toolGate }),
   };
+  if (info.era === "legacy") speakLegacyErrorCodes(server);
   server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
   server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
   server.setRequestHandler("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));

@@ -1,0 +1,116 @@
+/**
+ * What one caller may ask of the MCP endpoint (DESIGN.md §16): a request rate (a token bucket: `callerBurst` at
+ * once, refilled at `callerRequestsPerSecond`; off at 0) and requests in flight at once (`callerMaxConcurrent`;
+ * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count). Beyond either,
+ * 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
+ * auth is on, else the client address. What is kept per caller is bounded: the least recently seen go first.
+ */
+import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
+import { systemClock, type Clock } from "../clock.js";
+import type { Logger } from "../logger.js";
+import { callerOf } from "./auth/bearer-auth.js";
+import { isLongLived } from "./connection-tracker.js";
+import { HTTP_DEFAULTS } from "./http-defaults.js";
+import type { CallerLimitOptions } from "./http-options.js";
+import { sendJsonRpcError } from "./jsonrpc-response.js";
+
+/** Callers remembered at most (their buckets); beyond, the least recently seen is forgotten (and starts full). */
+const MAX_CALLERS = 100_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * Who is calling: the token's subject when a verified token came with the request, else the client address.
+ * @example
+ * callerKeyOf(req) // "subject alice" or "address 127.0.0.1"
+ */
+export function callerKeyOf(req: IncomingMessage): string {
+  const subject = callerOf(req)?.subject;
+  return subject !== undefined ? `subject ${subject}` : `address ${req.socket.remoteAddress ?? "unknown"}`;
+}
+
+export class CallerLimits {
+  readonly requestsPerSecond: number;
+  readonly burst: number;
+  readonly maxConcurrent: number;
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly clock: Clock;
+
+  constructor(
+    options: CallerLimitOptions & { clock?: Clock },
+    private readonly logger: Logger,
+  ) {
+    this.requestsPerSecond = options.callerRequestsPerSecond ?? HTTP_DEFAULTS.callerRequestsPerSecond;
+    this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
+    this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The rate check: runs before the body is read, so a caller over its rate costs almost nothing. */
+  rate(): RequestHandler {
+    return (req, res, next) => {
+      if (this.requestsPerSecond === 0) return next();
+      const key = callerKeyOf(req);
+      const wait = this.take(key);
+      if (wait === 0) return next();
+      const seconds = Math.max(1, Math.ceil(wait / 1000));
+      this.logger.debug(`refused a request of ${key}: over its rate`, { code: "HTTP_RATE_LIMITED" });
+      sendJsonRpcError(
+        res,
+        429,
+        -32000,
+        `Too many requests: this caller may send ${this.requestsPerSecond} requests a second, ${this.burst} at once (http.callerRequestsPerSecond, http.callerBurst); retry after ${seconds} s.`,
+        { "retry-after": String(seconds) },
+      );
+    };
+  }
+
+  /** The concurrency check: runs once the body is read (a `subscriptions/listen` stream is known then). */
+  concurrency(): RequestHandler {
+    return (req, res, next) => {
+      if (isLongLived(req)) return next();
+      const key = callerKeyOf(req);
+      const running = this.inFlight.get(key) ?? 0;
+      if (running >= this.maxConcurrent) {
+        this.logger.debug(`refused a request of ${key}: ${running} already in flight`, { code: "HTTP_RATE_LIMITED" });
+        sendJsonRpcError(
+          res,
+          429,
+          -32000,
+          `Too many requests at once: this caller may have ${this.maxConcurrent} requests in flight (http.callerMaxConcurrent); retry after 1 s.`,
+          { "retry-after": "1" },
+        );
+        return;
+      }
+      this.inFlight.set(key, running + 1);
+      res.once("close", () => {
+        const left = (this.inFlight.get(key) ?? 1) - 1;
+        if (left <= 0) this.inFlight.delete(key);
+        else this.inFlight.set(key, left);
+      });
+      next();
+    };
+  }
+
+  /** Takes a token from the caller's bucket: 0 when it had one, else the milliseconds until it will. */
+  private take(key: string): number {
+    const now = this.clock.now();
+    const seen = this.buckets.get(key);
+    const bucket = seen ?? { tokens: this.burst, at: now };
+    if (seen !== undefined) this.buckets.delete(key);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.requestsPerSecond);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > MAX_CALLERS) this.buckets.delete(this.buckets.keys().next().value!);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return ((1 - bucket.tokens) / this.requestsPerSecond) * 1000;
+  }
+}

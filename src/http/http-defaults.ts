@@ -1,0 +1,40 @@
+/**
+ * Every bound of the HTTP face and its default, in one place (DESIGN.md §16, docs/reliability.md): what a server
+ * holds for a client — time, connections, requests, sessions, streams, bytes — has a limit here even when nobody
+ * configures one. The config schema carries the same numbers (a test keeps the two in step).
+ */
+
+/**
+ * @example
+ * const timeout = options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs;
+ */
+export const HTTP_DEFAULTS = {
+  /** Time a client has to send a request's headers (Node's own default: 60 s). */
+  headersTimeoutMs: 10_000,
+  /** Time a client has to send a whole request, body included (Node's own default: 300 s). */
+  requestTimeoutMs: 30_000,
+  /** How long an idle keep-alive connection is kept open between requests. */
+  keepAliveTimeoutMs: 5_000,
+  /** Open connections at most, from every client together; beyond, a new one is closed at once. */
+  maxConnections: 4_096,
+  /** Open connections at most from one client address. */
+  maxConnectionsPerAddress: 256,
+  /** Requests a second one caller may send on average (0: no rate limit). */
+  callerRequestsPerSecond: 0,
+  /** Requests one caller may send at once above its rate (the bucket's size). */
+  callerBurst: 100,
+  /** Requests of one caller in flight at once (streams excepted). */
+  callerMaxConcurrent: 128,
+  /** Deepest nesting of arrays and objects in a request body. */
+  maxJsonDepth: 64,
+  /** Largest request body, in bytes. */
+  maxBodyBytes: 4 * 1024 * 1024,
+  /** Live legacy (2025) sessions at most. */
+  maxSessions: 10_000,
+  /** A legacy session ends after this long without traffic (an open GET stream is traffic). */
+  sessionIdleTtlMs: 30 * 60_000,
+  /** A legacy session's GET stream is ended after this long open (the client reconnects). */
+  streamMaxAgeMs: 24 * 60 * 60_000,
+  /** How long requests in flight may finish on shutdown. */
+  shutdownTimeoutMs: 10_000,
+} as const;

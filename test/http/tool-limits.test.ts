@@ -1,0 +1,131 @@
+// What one tool may take of the host (DESIGN.md §16, issue 11 build 3): at most tools.maxConcurrent calls of a
+// tool run at once, as many more wait up to tools.queueMs for a turn, the rest are refused with a coded isError
+// result; a result over tools.maxResultBytes — or one JSON cannot carry (a BigInt, a cycle), which used to leave
+// the request without an answer — becomes an isError result saying so, in both eras. The defaults are pinned.
+import { afterEach, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { TOOL_LIMIT_DEFAULTS, ToolCallGate } from "../../src/host/protocol/tool-limits.js";
+import type { McpExtension } from "../../src/extension/types.js";
+import { Cleanup, connectV2, errorText, serveHost } from "../helpers/http-host.js";
+import { logsWithCode } from "../helpers/kit.js";
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+
+/** A tool whose calls wait for the test to let them go, one at a time. */
+function gatedExtension() {
+  const waiting: Array<() => void> = [];
+  const startedWaiters: Array<{ count: number; resolve: () => void }> = [];
+  let started = 0;
+  const extension: McpExtension = {
+    name: "slow",
+    toolsets: [{ name: "slow" }],
+    tools: [
+      {
+        name: "wait",
+        handler: async () => {
+          started += 1;
+          for (const w of startedWaiters.filter((w) => w.count <= started)) w.resolve();
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          return { content: [{ type: "text", text: "done" }] };
+        },
+      },
+    ],
+  };
+  return {
+    extension,
+    /** Resolves once `count` calls have started in all. */
+    started: (count: number) => (started >= count ? Promise.resolve() : new Promise<void>((resolve) => startedWaiters.push({ count, resolve }))),
+    releaseOne: () => waiting.shift()?.(),
+    releaseAll: () => {
+      for (const release of waiting.splice(0)) release();
+    },
+  };
+}
+
+const BIG = "x".repeat(2 * 1024 * 1024);
+const cyclic: Record<string, unknown> = { a: 1 };
+cyclic.self = cyclic;
+
+const results: McpExtension = {
+  name: "results",
+  toolsets: [{ name: "results" }],
+  tools: [
+    { name: "big", handler: () => ({ content: [{ type: "text", text: BIG }] }) },
+    { name: "small", handler: () => ({ content: [{ type: "text", text: "small" }] }) },
+    { name: "bigint", handler: () => ({ content: [{ type: "text", text: "n" }], _meta: { n: 10n } as never }) },
+    { name: "cyclic", handler: () => ({ content: [{ type: "text", text: "c" }], _meta: cyclic as never }) },
+  ],
+};
+
+describe("tool limits", { timeout: 30_000 }, () => {
+  it("pins the defaults: 64 calls of a tool at once, a 1000 ms queue, 8 MiB results", () => {
+    assert.deepEqual(TOOL_LIMIT_DEFAULTS, { maxConcurrent: 64, queueMs: 1_000, maxResultBytes: 8 * 1024 * 1024 });
+    const gate = new ToolCallGate();
+    assert.deepEqual([gate.maxConcurrent, gate.queueMs, gate.maxResultBytes], [64, 1_000, 8 * 1024 * 1024]);
+  });
+
+  for (const era of ["legacy", "modern"] as const) {
+    it(`runs at most maxConcurrent calls of a tool, queues as many, refuses the rest (${era})`, async () => {
+      const gated = gatedExtension();
+      const { url, records } = await serveHost(cleanup, [gated.extension], { host: { toolLimits: { maxConcurrent: 2, queueMs: 60_000 } } });
+      const { client } = await connectV2(cleanup, url, era);
+      const call = () => client.callTool({ name: "wait", arguments: {} });
+      const running = [call(), call()];
+      await gated.started(2);
+      const queued = [call(), call()];
+      // Two run and two wait: a fifth finds the queue full and is refused at once, without running.
+      const refused = await call();
+      assert.equal(
+        errorText(refused),
+        'tool "wait" already runs 2 calls at once and no turn came within 60000 ms (tools.maxConcurrent, tools.queueMs); retry shortly',
+      );
+      gated.releaseOne();
+      await gated.started(3);
+      gated.releaseAll();
+      await gated.started(4);
+      gated.releaseAll();
+      for (const result of await Promise.all([...running, ...queued])) assert.deepEqual(result.content, [{ type: "text", text: "done" }]);
+      assert.equal(logsWithCode(records, "TOOL_CONCURRENCY_LIMIT").length, 1);
+    });
+  }
+
+  it("refuses a call that waited queueMs without a turn", async () => {
+    const gated = gatedExtension();
+    const { url } = await serveHost(cleanup, [gated.extension], { host: { toolLimits: { maxConcurrent: 1, queueMs: 50 } } });
+    const { client } = await connectV2(cleanup, url, "modern");
+    const first = client.callTool({ name: "wait", arguments: {} });
+    await gated.started(1);
+    assert.match(errorText(await client.callTool({ name: "wait", arguments: {} })), /already runs 1 calls at once and no turn came within 50 ms/);
+    gated.releaseAll();
+    assert.deepEqual((await first).content, [{ type: "text", text: "done" }]);
+  });
+
+  for (const era of ["legacy", "modern"] as const) {
+    it(`answers a result over maxResultBytes, or one JSON cannot carry, with an isError result (${era})`, async () => {
+      const { url, records } = await serveHost(cleanup, [results], { host: { toolLimits: { maxResultBytes: 1024 * 1024 } } });
+      const { client } = await connectV2(cleanup, url, era);
+      const big = errorText(await client.callTool({ name: "big", arguments: {} }));
+      assert.match(big, /^tool "big" returned a result that is \d+ bytes, over the 1048576 bytes the host sends \(tools\.maxResultBytes\)$/);
+      assert.equal(
+        errorText(await client.callTool({ name: "bigint", arguments: {} })),
+        'tool "bigint" returned a result that cannot be sent: it holds a BigInt, which JSON cannot carry',
+      );
+      assert.equal(
+        errorText(await client.callTool({ name: "cyclic", arguments: {} })),
+        'tool "cyclic" returned a result that cannot be sent: it nests deeper than 512 levels (or refers to itself)',
+      );
+      assert.deepEqual((await client.callTool({ name: "small", arguments: {} })).content, [{ type: "text", text: "small" }]);
+      assert.equal(logsWithCode(records, "TOOL_RESULT_TOO_LARGE").length, 1);
+      assert.equal(logsWithCode(records, "TOOL_HANDLER_FAILED").length, 2);
+    });
+  }
+
+  it("sends a result up to the default 8 MiB", async () => {
+    const { url } = await serveHost(cleanup, [results]);
+    const { client } = await connectV2(cleanup, url, "modern");
+    const result = await client.callTool({ name: "big", arguments: {} });
+    assert.equal(result.isError, undefined);
+    assert.equal((result.content as Array<{ text: string }>)[0]!.text.length, BIG.length);
+  });
+});
