@@ -4,6 +4,7 @@
  */
 import type { Logger } from "../logger.js";
 import type { ServerFactory } from "./built-server.js";
+import type { HostObserver } from "./observer.js";
 
 export interface HostOptions {
   /** The server name clients see. */
@@ -36,4 +37,9 @@ export interface HostOptions {
    * main thread meanwhile; `false` turns the monitor off. Default 500 ms.
    */
   eventLoopWarnMs?: number | false;
+  /**
+   * Hears every MCP request the host answers and every build-cache lookup (logs, metrics, traces: see
+   * `createObservability`). Absent: nobody observes, and requests pay nothing for it.
+   */
+  observer?: HostObserver;
 }

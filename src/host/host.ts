@@ -19,6 +19,7 @@ import { toolsetsTouchedBy, type ExtensionRecord, type FailureRecord } from "./e
 import { ExtensionSet } from "./extensions/extension-set.js";
 import { declaredToolsetsFrom, type DeclaredToolset } from "./extensions/toolset-catalog.js";
 import type { HostOptions } from "./host-options.js";
+import type { HostObserver, ObservedBuild } from "./observer.js";
 import { ToolIsolation } from "./isolation/tool-isolation.js";
 import { DEFAULT_EVENT_LOOP_WARN_MS, monitorEventLoop, type EventLoopMonitor } from "./monitor/event-loop-monitor.js";
 import { ToolActivity } from "./monitor/tool-activity.js";
@@ -318,8 +319,32 @@ export class McpHost {
   private compiled(active: readonly string[]): Promise<CompiledBuild> {
     this.ensureRunning();
     const key = selectionKey(active);
-    return this.builds.getOrBuild(key, active, async () =>
-      compileBuild({
+    const observer = this.options.observer;
+    if (observer?.build !== undefined) return this.observedCompile(observer, key, active);
+    return this.builds.getOrBuild(key, active, async () => this.compileNow(key, active));
+  }
+
+  /** A cache lookup the observer hears of: a hit, or a miss and how long compiling took. */
+  private observedCompile(observer: HostObserver, key: string, active: readonly string[]): Promise<CompiledBuild> {
+    const hit = this.builds.has(key);
+    const note = (event: ObservedBuild) => {
+      try {
+        observer.build?.(event);
+      } catch {
+        // An observer's failure never fails a build.
+      }
+    };
+    if (hit) note({ key, hit: true });
+    return this.builds.getOrBuild(key, active, async () => {
+      const started = performance.now();
+      const compiled = this.compileNow(key, active);
+      note({ key, hit: false, durationMs: performance.now() - started });
+      return compiled;
+    });
+  }
+
+  private compileNow(key: string, active: readonly string[]): CompiledBuild {
+    return compileBuild({
         records: this.extensions.records,
         active,
         key,
@@ -336,8 +361,8 @@ export class McpHost {
         describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
         isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
         ...(this.activity === undefined ? {} : { activity: this.activity }),
-      }),
-    );
+        ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
+      });
   }
 
   /** The selection's MCP handler: forwards to whatever serves the host now, so a build never outlives its port. */

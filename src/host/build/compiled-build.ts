@@ -9,6 +9,7 @@ import type { NodeHandler, ServerFactory } from "../built-server.js";
 import type { HostDescription } from "../describe.js";
 import type { ExtensionRecord } from "../extensions/extension-record.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
+import type { HostObserver } from "../observer.js";
 import type { RequestStateSealer } from "../protocol/request-state.js";
 import type { ProtocolCore } from "../protocol/sdk-server.js";
 import { toolsetsTool, TOOLSETS_TOOL_NAME } from "../protocol/toolsets-tool.js";
@@ -56,6 +57,8 @@ export interface CompileInput {
   isolate?: IsolateTool;
   /** Where tool calls on the main thread are recorded for the event-loop monitor. */
   activity?: ToolActivity;
+  /** Hears every request this build's servers answer. */
+  observer?: HostObserver;
 }
 
 /** The toolsets a build's gathered contents put something into. */
@@ -93,6 +96,7 @@ export function compileBuild(input: CompileInput): CompiledBuild {
     toolTimeoutMs: input.toolTimeoutMs,
     requestState: input.requestState,
     ...(input.activity === undefined ? {} : { activity: input.activity }),
+    ...(input.observer === undefined ? {} : { observer: input.observer }),
   };
   const factory = input.serverFactory ?? ((parts) => parts.handler);
   const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });
