@@ -8,6 +8,7 @@ import type { McpHost } from "../host/host.js";
 import { createHostApp, type HostApp } from "./app.js";
 import { trackConnections } from "./connection-tracker.js";
 import type { HostAppOptions } from "./http-options.js";
+import { listenMetrics, type MetricsListener } from "./observe/metrics-route.js";
 
 export interface ListenOptions extends HostAppOptions {
   /** Interface to bind (default 127.0.0.1). */
@@ -25,6 +26,8 @@ export interface ListeningHost {
   baseUrl: URL;
   http: HttpServer;
   hostApp: HostApp;
+  /** `/metrics` on its own loopback port (with `metrics.port`). */
+  metrics?: MetricsListener;
   /** Graceful shutdown; also stops the host unless `{ stopHost: false }`. */
   close(options?: { stopHost?: boolean }): Promise<void>;
 }
@@ -48,6 +51,11 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const baseUrl = new URL(`http://${shownHost === "0.0.0.0" || shownHost === "[::]" ? "127.0.0.1" : shownHost}:${address.port}`);
   const url = new URL(options.path ?? "/mcp", baseUrl);
+  const metricsHere = options.observability?.metrics;
+  const metrics =
+    metricsHere !== undefined && options.metrics?.port !== undefined
+      ? await listenMetrics(metricsHere, { port: options.metrics.port, ...(options.metrics.path ? { path: options.metrics.path } : {}) })
+      : undefined;
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { stopHost?: boolean } = {}) => {
     closing ??= (async () => {
@@ -61,9 +69,10 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
       await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
       clearTimeout(timer);
       http.closeAllConnections();
+      await metrics?.close();
       if (closeOptions.stopHost !== false) await host.stop();
     })();
     return closing;
   };
-  return { url, baseUrl, http, hostApp, close };
+  return { url, baseUrl, http, hostApp, ...(metrics === undefined ? {} : { metrics }), close };
 }

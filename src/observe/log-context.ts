@@ -14,16 +14,29 @@ export interface LogFields {
   server?: string;
 }
 
-const storage = new AsyncLocalStorage<LogFields>();
+/** What one HTTP request's observers share: whether the protocol core observed an MCP request inside it. */
+export interface RequestTrack {
+  observed: boolean;
+}
+
+interface Scope {
+  fields: LogFields;
+  track?: RequestTrack;
+}
+
+const storage = new AsyncLocalStorage<Scope>();
 
 /**
- * Runs `work` with `fields` added to the current ones (for every line it logs, however deep).
+ * Runs `work` with `fields` added to the current ones (for every line it logs, however deep); `track` starts a new
+ * request's track (the HTTP edge passes one).
  * @example
- * withLogFields({ requestId: "r-1" }, () => next());
+ * withLogFields({ requestId: "r-1" }, () => next(), { observed: false });
  */
-export function withLogFields<T>(fields: LogFields, work: () => T): T {
+export function withLogFields<T>(fields: LogFields, work: () => T, track?: RequestTrack): T {
   const current = storage.getStore();
-  return storage.run(current === undefined ? fields : { ...current, ...fields }, work);
+  const scope: Scope = current === undefined ? { fields } : { fields: { ...current.fields, ...fields }, ...(current.track ? { track: current.track } : {}) };
+  if (track !== undefined) scope.track = track;
+  return storage.run(scope, work);
 }
 
 /**
@@ -32,5 +45,14 @@ export function withLogFields<T>(fields: LogFields, work: () => T): T {
  * logFields()?.requestId
  */
 export function logFields(): LogFields | undefined {
-  return storage.getStore();
+  return storage.getStore()?.fields;
+}
+
+/**
+ * The track of the HTTP request being served now, if any.
+ * @example
+ * const track = requestTrack(); if (track) track.observed = true;
+ */
+export function requestTrack(): RequestTrack | undefined {
+  return storage.getStore()?.track;
 }
