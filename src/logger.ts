@@ -43,9 +43,7 @@ export interface LogRecord {
  * @example
  * const log = createLogger({ level: "info", sink: (r) => lines.push(r) });
  */
-export function createLogger(
-  options: { level?: LogLevel; sink?: (record: LogRecord) => void; prefix?: string[]; bindings?: LogData } = {},
-): Logger {
+export function createLogger(options: { level?: LogLevel; sink?: (record: LogRecord) => void; prefix?: string[]; bindings?: LogData } = {}): Logger {
   const level = options.level ?? "info";
   const sink = options.sink ?? stderrSink;
   const prefix = options.prefix ?? [];
@@ -60,7 +58,12 @@ export function createLogger(
     warn: emit("warn"),
     error: emit("error"),
     child: (name, bindings) =>
-      createLogger({ level, sink, prefix: [...prefix, name], ...(bindings === undefined && bound === undefined ? {} : { bindings: { ...bound, ...bindings } }) }),
+      createLogger({
+        level,
+        sink,
+        prefix: [...prefix, name],
+        ...(bindings === undefined && bound === undefined ? {} : { bindings: { ...bound, ...bindings } }),
+      }),
   };
 }
 

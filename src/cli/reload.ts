@@ -67,6 +67,7 @@ async function applyServers(deployment: Deployment, next: DeploymentConfig, logg
       startupTimeoutMs: next.startupTimeoutMs,
       remoteServers: next.remoteServers,
       logger: logger.child("gateway"),
+      observer: deployment.observability.gatewayObserver,
     });
     await deployment.host.add(gateway.extension, "the config's servers");
     deployment.gateway = gateway;

@@ -25,6 +25,7 @@ export const RANGES = {
   "http.maxSessions": [1, 1_000_000],
   "http.maxBodyBytes": [1_024, 268_435_456],
   "http.shutdownTimeoutMs": [0, 600_000],
+  "metrics.port": [0, 65_535],
   "auth.clockToleranceSec": [0, 300],
   "auth.introspection.cacheMaxSeconds": [0, 3_600],
   "servers.*.timeoutMs": [100, 3_600_000],

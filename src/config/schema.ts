@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { authSchema } from "./schema-auth.js";
 import { hostName, originString, ranged, text } from "./schema-parts.js";
+import { loggingSchema, metricsSchema, tracingSchema, uiKeys } from "./schema-observe.js";
 import { serverSchema } from "./schema-servers.js";
 
 const extensionsSchema = z.strictObject({
@@ -41,6 +42,7 @@ const httpSchema = z.strictObject({
   maxSessions: ranged("http.maxSessions").default(10_000),
   maxBodyBytes: ranged("http.maxBodyBytes").default(4_194_304),
   shutdownTimeoutMs: ranged("http.shutdownTimeoutMs").default(10_000),
+  ...uiKeys,
 });
 
 /**
@@ -57,6 +59,10 @@ export const deploymentConfigSchema = z.strictObject({
   selection: selectionSchema.prefault({}),
   http: httpSchema.prefault({}),
   auth: authSchema.optional(),
+  logging: loggingSchema.prefault({}),
+  // `metrics:` written with nothing under it (YAML null) turns metrics on with the defaults.
+  metrics: z.preprocess((value) => (value === null ? {} : value), metricsSchema).optional(),
+  tracing: tracingSchema.prefault({}),
   servers: z.record(z.string(), serverSchema).default({}),
   startupTimeoutMs: ranged("startupTimeoutMs").default(10_000),
   remoteServers: z.enum(["required", "optional"]).default("required"),

@@ -5,6 +5,7 @@
  */
 import { authKindProblems } from "./auth-kinds.js";
 import { authProblems } from "./auth-rules.js";
+import { metricsProblems } from "./metrics-rules.js";
 import { formatKeyPath, type PathProblem } from "./problems.js";
 import { isRecord } from "./schema-parts.js";
 import { deploymentConfigSchema, type DeploymentConfig } from "./schema.js";
@@ -39,7 +40,12 @@ export function validateConfig(
   const parsed = deploymentConfigSchema.safeParse(value);
   const schema = parsed.success ? [] : zodProblems(parsed.error.issues, deploymentConfigSchema, value);
   const rules = isRecord(value)
-    ? [...serverProblems(value.servers), ...authProblems(value.auth), ...(options.authKinds ? authKindProblems(value.servers, options.authKinds) : [])]
+    ? [
+        ...serverProblems(value.servers),
+        ...authProblems(value.auth),
+        ...metricsProblems(value),
+        ...(options.authKinds ? authKindProblems(value.servers, options.authKinds) : []),
+      ]
     : [];
   const problems = mergeProblems([options.earlier ?? [], rules, schema]);
   return problems.length === 0 && parsed.success ? { config: parsed.data, problems } : { problems };

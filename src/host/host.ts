@@ -345,24 +345,24 @@ export class McpHost {
 
   private compileNow(key: string, active: readonly string[]): CompiledBuild {
     return compileBuild({
-        records: this.extensions.records,
-        active,
-        key,
-        revision: this.revisions.current,
-        name: this.name,
-        version: this.version,
-        instructions: (served) => this.instructionsFor(served),
-        logger: this.logger,
-        toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000,
-        toolsetsTool: this.options.toolsetsTool ?? true,
-        requestState: this.requestState,
-        serverFactory: this.options.serverFactory,
-        handler: this.forwarder(active),
-        describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
-        isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
-        ...(this.activity === undefined ? {} : { activity: this.activity }),
-        ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
-      });
+      records: this.extensions.records,
+      active,
+      key,
+      revision: this.revisions.current,
+      name: this.name,
+      version: this.version,
+      instructions: (served) => this.instructionsFor(served),
+      logger: this.logger,
+      toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000,
+      toolsetsTool: this.options.toolsetsTool ?? true,
+      requestState: this.requestState,
+      serverFactory: this.options.serverFactory,
+      handler: this.forwarder(active),
+      describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
+      isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
+      ...(this.activity === undefined ? {} : { activity: this.activity }),
+      ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
+    });
   }
 
   /** The selection's MCP handler: forwards to whatever serves the host now, so a build never outlives its port. */

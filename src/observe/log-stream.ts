@@ -62,7 +62,9 @@ export function safeLogStream(stream: LogStream): SafeLogStream {
       if (dropped > reported) {
         const lost = dropped - reported;
         reported = dropped;
-        attempt(`${JSON.stringify({ level: "warn", time: new Date().toISOString(), component: "logging", msg: `${lost} log lines were dropped (the log stream failed or was full)`, dropped: lost })}\n`);
+        attempt(
+          `${JSON.stringify({ level: "warn", time: new Date().toISOString(), component: "logging", msg: `${lost} log lines were dropped (the log stream failed or was full)`, dropped: lost })}\n`,
+        );
       }
     },
   };

@@ -8,7 +8,22 @@
 export const MASK = "[masked]";
 
 /** Words that make a key secret, wherever they stand in it (`apiKey`, `X-Auth-Token`, `db_password`). */
-const SECRET_WORDS = new Set(["token", "password", "passwd", "passphrase", "secret", "authorization", "auth", "cookie", "credential", "credentials", "key", "apikey", "signature", "bearer"]);
+const SECRET_WORDS = new Set([
+  "token",
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "authorization",
+  "auth",
+  "cookie",
+  "credential",
+  "credentials",
+  "key",
+  "apikey",
+  "signature",
+  "bearer",
+]);
 const MAX_DEPTH = 6;
 const MAX_ENTRIES = 50;
 const MAX_STRING = 500;

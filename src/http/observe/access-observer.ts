@@ -38,9 +38,7 @@ function routeMatcher(routes: ObservedRoutes): (path: string) => string {
 }
 
 /** Open long-lived streams (listen, legacy GET) among the requests in flight. */
-export interface StreamCount {
-  (): number;
-}
+export type StreamCount = () => number;
 
 /**
  * @example

@@ -74,7 +74,8 @@ export function observeEdge(app: express.Express, host: McpHost, options: HostAp
         listenStreams: openStreams,
         extensionStatuses: () => host.extensionStatuses(),
       });
-      if (metrics !== undefined && options.metrics?.port === undefined) app.get(metricsPathOf(options), ...metricsRoute(metrics, auth, options.metrics?.scopes ?? []));
+      if (metrics !== undefined && options.metrics?.port === undefined)
+        app.get(metricsPathOf(options), ...metricsRoute(metrics, auth, options.metrics?.scopes ?? []));
       if (uiPath === undefined || observability === undefined) return;
       app.use(
         uiRoutes(host, auth, {

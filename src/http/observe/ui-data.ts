@@ -31,7 +31,15 @@ export interface OverviewSources {
 export interface Overview {
   service: string;
   version: string;
-  toolsets: Array<{ name: string; title: string; description?: string; default: boolean; always: boolean; extensions: string[]; tools: Array<{ name: string; title?: string; description?: string }> }>;
+  toolsets: Array<{
+    name: string;
+    title: string;
+    description?: string;
+    default: boolean;
+    always: boolean;
+    extensions: string[];
+    tools: Array<{ name: string; title?: string; description?: string }>;
+  }>;
   extensions: HostDescription["extensions"];
   upstreams: UpstreamView[];
   sessions: { legacy: number; streams: number };
@@ -47,7 +55,9 @@ export function overviewOf(sources: OverviewSources, permitted: readonly string[
   const reachable = permitted === undefined ? undefined : new Set(permitted);
   const declared = host.declaredToolsets().filter((t) => reachable?.has(t.name) ?? true);
   const tools = host.offeredTools(declared.map((t) => t.name));
-  const upstreams = sources.upstreams?.() ?? host.unavailable().map((u) => ({ server: u.server, state: "unavailable", code: u.code, ...(u.message ? { message: u.message } : {}) }));
+  const upstreams =
+    sources.upstreams?.() ??
+    host.unavailable().map((u) => ({ server: u.server, state: "unavailable", code: u.code, ...(u.message ? { message: u.message } : {}) }));
   return {
     service: host.name,
     version: host.version,

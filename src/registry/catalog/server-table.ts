@@ -71,7 +71,7 @@ export class ServerTable {
 
   private makeUpstream(spec: ServerSpecification): Upstream {
     const { logger: root, setup, options, limits } = this.settings;
-    const logger = root.child(spec.name, { server: spec.name });
+    const logger = root.child(spec.name);
     const redact = redactorOf(spec);
     const name = spec.name;
     const connection = new ServerConnection(spec, {
