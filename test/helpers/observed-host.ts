@@ -99,7 +99,10 @@ export const kit = defineExtension({
     },
     {
       name: "login",
-      inputSchema: { type: "object", properties: { user: { type: "string" }, password: { type: "string" }, apiKey: { type: "string" }, nested: { type: "object" } } },
+      inputSchema: {
+        type: "object",
+        properties: { user: { type: "string" }, password: { type: "string" }, apiKey: { type: "string" }, nested: { type: "object" } },
+      },
       handler: () => text("logged in"),
     },
   ],

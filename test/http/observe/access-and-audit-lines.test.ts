@@ -61,10 +61,7 @@ describe("access and audit lines", { timeout: 60_000 }, () => {
     });
     // The extension's own line, written through ctx.logger, says which request and which tool it belongs to.
     const own = served.lines.find((l) => l.msg === "echoing hi");
-    assert.deepEqual(
-      [own?.component, own?.extension, own?.tool, own?.toolset, own?.requestId],
-      ["extension", "kit", "echo", "kit", requestId],
-    );
+    assert.deepEqual([own?.component, own?.extension, own?.tool, own?.toolset, own?.requestId], ["extension", "kit", "echo", "kit", requestId]);
     assert.equal(served.lines.filter((l) => l.component === "access").length, 1, "one access line for one request");
   });
 

@@ -67,10 +67,16 @@ describe("/metrics", { timeout: 60_000 }, () => {
       'mcp_host_tool_call_duration_seconds_count{toolset="other",tool="other"} 1',
     ]);
     assert.ok(
-      samples(scrape.text, "mcp_host_http_requests_total").includes('mcp_host_http_requests_total{route="mcp",era="modern",rpc_method="tools/call",status="200"} 4'),
+      samples(scrape.text, "mcp_host_http_requests_total").includes(
+        'mcp_host_http_requests_total{route="mcp",era="modern",rpc_method="tools/call",status="200"} 4',
+      ),
       scrape.text,
     );
-    assert.ok(samples(scrape.text, "mcp_host_http_requests_total").includes('mcp_host_http_requests_total{route="mcp",era="legacy",rpc_method="initialize",status="200"} 1'));
+    assert.ok(
+      samples(scrape.text, "mcp_host_http_requests_total").includes(
+        'mcp_host_http_requests_total{route="mcp",era="legacy",rpc_method="initialize",status="200"} 1',
+      ),
+    );
     assert.deepEqual(samples(scrape.text, "mcp_host_legacy_sessions"), ["mcp_host_legacy_sessions 1"]);
     assert.deepEqual(samples(scrape.text, "mcp_host_listen_streams"), ["mcp_host_listen_streams 1"]);
     assert.deepEqual(samples(scrape.text, "mcp_host_extensions{"), [
