@@ -20,7 +20,7 @@ export interface PageConfig {
 
 const STYLE = `
 :root{--bg:#f6f7f9;--card:#fff;--ink:#1d2330;--muted:#667085;--line:#e4e7ec;--accent:#2f6fdf;--ok:#12805c;--warn:#b54708;--bad:#c01048}
-*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--ink)}
+[hidden]{display:none!important}*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--ink)}
 header{display:flex;align-items:center;gap:12px;padding:14px 24px;background:var(--ink);color:#fff}
 header h1{font-size:17px;margin:0;font-weight:600}header .sub{color:#c3c9d5;font-size:13px}
 #status{margin-left:auto;font-size:13px}main{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:16px;padding:16px 24px}
@@ -35,7 +35,7 @@ pre{background:#f2f4f7;border-radius:6px;padding:10px;overflow:auto;max-height:3
 input,select,textarea,button{font:inherit}input[type=text],input[type=number],input[type=password],select,textarea{width:100%;padding:6px 8px;border:1px solid #cfd4dc;border-radius:6px;background:#fff}
 textarea{min-height:60px}button{padding:6px 14px;border:0;border-radius:6px;background:var(--accent);color:#fff;cursor:pointer}button:disabled{opacity:.5}
 .row{display:flex;gap:8px;align-items:center}.row>*{flex:1}.row>button{flex:0 0 auto}label{display:block;margin:8px 0 3px;color:var(--muted)}
-.stat{display:inline-block;margin-right:24px}.stat b{display:block;font-size:22px}.muted{color:var(--muted)}.error{color:var(--bad)}
+.stat{display:inline-block;margin:0 28px 8px 0;color:var(--muted)}.stat b{color:var(--ink)}.stat b{display:block;font-size:22px}.muted{color:var(--muted)}.error{color:var(--bad)}
 svg{width:100%;height:120px;display:block}#gate{max-width:520px;margin:40px auto}`;
 
 const SCRIPT = String.raw`
@@ -127,10 +127,6 @@ function renderTraffic(overview) {
   const perSecond = recent.reduce((n, s) => n + s.requests, 0) / 60;
   const timed = recent.filter((s) => s.requests > 0);
   const p95 = timed.length ? Math.max(...timed.map((s) => s.p95Ms)) : 0;
-  $("sessions").replaceChildren(
-    el("span", { class: "stat" }, el("b", { id: "legacy-sessions" }, String(overview.sessions.legacy)), "live 2025-era sessions"),
-    el("span", { class: "stat" }, el("b", { id: "open-streams" }, String(overview.sessions.streams)), "open listen streams"),
-  );
   const width = 600, height = 120, bar = width / slots.length;
   const most = Math.max(1, ...slots.map((s) => s.requests));
   const slowest = Math.max(1, ...slots.map((s) => s.p95Ms));
@@ -156,7 +152,9 @@ function renderTraffic(overview) {
     el("div", {},
       el("span", { class: "stat" }, el("b", { id: "request-total" }, String(total)), "requests, last 5 min"),
       el("span", { class: "stat" }, el("b", {}, perSecond.toFixed(2)), "per second, last minute"),
-      el("span", { class: "stat" }, el("b", {}, p95.toFixed(1) + " ms"), "p95 latency, last minute")),
+      el("span", { class: "stat" }, el("b", {}, p95.toFixed(1) + " ms"), "p95 latency, last minute"),
+      el("span", { class: "stat" }, el("b", { id: "legacy-sessions" }, String(overview.sessions.legacy)), "live 2025-era sessions"),
+      el("span", { class: "stat" }, el("b", { id: "open-streams" }, String(overview.sessions.streams)), "open listen streams")),
     svg,
     el("div", { class: "muted" }, "bars: requests per 10 s (red: with 5xx answers); line: p95 latency"));
 }
@@ -280,7 +278,7 @@ const BODY = `
 <div id="gate" hidden><section><h2>Token needed</h2><p id="gate-message"></p>
 <form id="gate-form" class="row"><input id="token" type="password" autocomplete="off" placeholder="access token"><button type="submit">Open</button></form></section></div>
 <main id="app" hidden>
-<section class="wide"><h2>Traffic</h2><div id="sessions"></div><div id="traffic" class="muted">Loading…</div></section>
+<section class="wide"><h2>Traffic</h2><div id="traffic" class="muted">Loading…</div></section>
 <section><h2>Toolsets</h2><div id="toolsets" class="muted">Loading…</div></section>
 <section><h2>Extensions</h2><div id="extensions" class="muted">Loading…</div></section>
 <section><h2>Upstream servers</h2><div id="upstreams" class="muted">Loading…</div></section>
