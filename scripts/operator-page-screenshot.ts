@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import timeExtension from "../plugins/time/dist/index.js";
-import textExtension from "../plugins/text/dist/index.js";
+import timeExtension from "../plugins/time/src/index.js";
+import textExtension from "../plugins/text/src/index.js";
 import { defineExtension } from "../src/extension/define.js";
 import { buildHost } from "../src/host/build-host.js";
 import { listenHost } from "../src/http/listen.js";
@@ -104,7 +104,7 @@ try {
     if ((await page.locator(field).count()) > 0) await page.fill(field, value);
   }
   await page.click("#call");
-  await page.waitForFunction(() => document.getElementById("result")?.textContent !== "(not called yet)");
+  await page.locator("#result", { hasText: '"content"' }).waitFor();
   await page.screenshot({ path: out.pathname, fullPage: true });
   console.log(`wrote ${out.pathname}`);
 } finally {

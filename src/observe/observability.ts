@@ -69,6 +69,11 @@ export interface Observability {
   /** The last minutes of requests, for the operator page. */
   readonly rates: RequestRates;
   readonly logger: Logger;
+  /**
+   * True when nothing but the page's counters listens (no access lines, metrics or spans): the HTTP edge then only
+   * times requests, with no request id or log context.
+   */
+  readonly countsOnly: boolean;
   /** Records one finished HTTP request: its access line, its metrics, the page's counters. */
   httpRequest(sample: HttpRequestSample): void;
   /** Where the gauges read from. */
@@ -180,6 +185,7 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     tracing,
     rates,
     logger,
+    countsOnly: access === undefined && metrics === undefined && tracing === undefined,
     httpRequest: (sample) => {
       safely(() => rates.record(sample));
       if (access) safely(() => accessLine(access, sample));

@@ -48,6 +48,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
   const routeOf = routeMatcher(routes);
   const inFlight = new Set<IncomingMessage>();
   const tracing = observability.tracing;
+  if (observability.countsOnly) return { middleware: countingOnly(observability, routeOf, inFlight), openStreams: streamsOf(routeOf, inFlight) };
   const middleware: RequestHandler = (req, res, next) => {
     const started = performance.now();
     const startTime = new Date();
@@ -105,10 +106,27 @@ export function accessObserver(observability: Observability, routes: ObservedRou
     if (ambient === undefined) go();
     else context.with(ambient, go);
   };
-  const openStreams: StreamCount = () => {
+  return { middleware, openStreams: streamsOf(routeOf, inFlight) };
+}
+
+function streamsOf(routeOf: (path: string) => string, inFlight: ReadonlySet<IncomingMessage>): StreamCount {
+  return () => {
     let open = 0;
     for (const req of inFlight) if (routeOf(req.url?.split("?")[0] ?? "") === "mcp" && mcpFactsOf(req).stream) open += 1;
     return open;
   };
-  return { middleware, openStreams };
+}
+
+/** The edge when only the page's counters listen: a timer per request, nothing else. */
+function countingOnly(observability: Observability, routeOf: (path: string) => string, inFlight: Set<IncomingMessage>): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    inFlight.add(req);
+    res.once("close", () => {
+      inFlight.delete(req);
+      const stream = req.method === "GET" && routeOf(req.path) === "mcp";
+      observability.rates.record({ status: res.headersSent ? res.statusCode : 499, durationMs: performance.now() - started, stream });
+    });
+    next();
+  };
 }

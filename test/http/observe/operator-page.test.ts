@@ -81,7 +81,7 @@ describe("the operator page", { timeout: 120_000 }, () => {
     await page.selectOption("#arg-unit", '"km"');
     await page.check("#arg-exact");
     await page.click("#call");
-    await page.waitForFunction(() => document.getElementById("result")?.textContent?.includes("2500 m exactly"));
+    await page.locator("#result", { hasText: "2500 m exactly" }).waitFor();
     const shown = JSON.parse((await page.locator("#result").textContent()) ?? "{}") as { content: unknown };
     assert.deepEqual(shown.content, [{ type: "text", text: "2500 m exactly" }]);
     const audit = await served.waitFor((l) => l.component === "audit" && l.tool === "convert");
@@ -124,7 +124,7 @@ describe("the operator page", { timeout: 120_000 }, () => {
     await page.selectOption("#tool", "echo");
     await page.fill("#arg-text", "with a token");
     await page.click("#call");
-    await page.waitForFunction(() => document.getElementById("result")?.textContent?.includes("with a token"));
+    await page.locator("#result", { hasText: "with a token" }).waitFor();
   });
 
   it("is not served with ui: false, and moves with ui.path", async () => {
