@@ -42,7 +42,11 @@ export const tracingSchema = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
-/** The `http.ui` and `http.uiPath` keys. */
+/**
+ * The `http.ui` and `http.uiPath` keys.
+ * @example
+ * z.strictObject({ ...uiKeys }).parse({}) // { ui: true, uiPath: "/" }
+ */
 export const uiKeys = {
   ui: z.boolean().default(true),
   uiPath: path.default("/"),

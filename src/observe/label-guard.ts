@@ -4,10 +4,18 @@
  * values (a gateway whose upstream lists thousands of tools), is counted as `other`.
  */
 
-/** The value that stands for every name that may not be a label. */
+/**
+ * The value that stands for every name that may not be a label.
+ * @example
+ * new LabelGuard().tool(undefined, "made_up", undefined).tool === OTHER // true
+ */
 export const OTHER = "other";
 
-/** Most distinct toolsets, tools and servers kept as labels. */
+/**
+ * Most distinct toolsets, tools and servers kept as labels.
+ * @example
+ * LABEL_CAPS.tools // 2000
+ */
 export const LABEL_CAPS = { toolsets: 256, tools: 2_000, servers: 256 } as const;
 
 /**

@@ -13,7 +13,11 @@ export interface LogStream {
   isTTY?: boolean;
 }
 
-/** Most bytes a stream may hold unwritten before lines are dropped. */
+/**
+ * Most bytes a stream may hold unwritten before lines are dropped.
+ * @example
+ * if ((stream.writableLength ?? 0) > MAX_BUFFERED_BYTES) dropped += 1;
+ */
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 /** A destination that never throws, never crashes the process, and stays bounded. */

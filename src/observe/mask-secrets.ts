@@ -4,7 +4,11 @@
  * are cut rather than walked, so a hostile payload cannot make a log line expensive.
  */
 
-/** What a masked value is replaced with. */
+/**
+ * What a masked value is replaced with.
+ * @example
+ * maskSecrets({ token: "t" }).token === MASK // true
+ */
 export const MASK = "[masked]";
 
 /** Words that make a key secret, wherever they stand in it (`apiKey`, `X-Auth-Token`, `db_password`). */

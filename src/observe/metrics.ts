@@ -7,7 +7,11 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { LabelGuard } from "./label-guard.js";
 
-/** Latency buckets, in seconds: 1 ms to 60 s. */
+/**
+ * Latency buckets, in seconds: 1 ms to 60 s.
+ * @example
+ * new Histogram({ name, help, buckets: LATENCY_BUCKETS });
+ */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /** Where the gauges read from at scrape time; each is optional (absent: the gauge reports nothing). */

@@ -24,7 +24,11 @@ import {
 } from "@opentelemetry/api";
 import type { ObservedEnd, ObservedRequest } from "../host/observer.js";
 
-/** The instrumentation scope of every span mcp-host makes. */
+/**
+ * The instrumentation scope of every span mcp-host makes.
+ * @example
+ * exporter.getFinishedSpans().filter((s) => s.instrumentationScope.name === TRACER_NAME)
+ */
 export const TRACER_NAME = "mcp-host";
 
 const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {

@@ -46,8 +46,8 @@ const EXCEPTIONS: Record<string, readonly string[]> = {
 
 /** Packages a layer must not load at run time (type-only imports are fine: they vanish when compiled). */
 const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
-  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina"],
-  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina"],
+  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api"],
+  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api"],
   host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api"],
   observe: ["express", "cors"],
   config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],

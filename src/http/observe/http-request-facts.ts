@@ -10,7 +10,11 @@ import { callerOf } from "../auth/bearer-auth.js";
 import { bodyOf, header, looksModern } from "../era-sniff.js";
 import { scopeOf } from "../request-scope.js";
 
-/** The JSON-RPC methods of MCP (both eras) that may be a metric label; any other is `other`. */
+/**
+ * The JSON-RPC methods of MCP (both eras) that may be a metric label; any other is `other`.
+ * @example
+ * KNOWN_RPC_METHODS.has("tools/call") // true
+ */
 export const KNOWN_RPC_METHODS: ReadonlySet<string> = new Set([
   "initialize",
   "ping",
@@ -45,7 +49,11 @@ export function requestIdOf(req: IncomingMessage): string {
   return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** The JSON-RPC method a body names, bounded. */
+/**
+ * The JSON-RPC method a body names, bounded.
+ * @example
+ * rpcMethodOf({ method: "x/made_up" }) // "other"
+ */
 export function rpcMethodOf(body: unknown): string | undefined {
   if (Array.isArray(body)) return "batch";
   const method = (body as { method?: unknown } | undefined)?.method;
@@ -53,7 +61,11 @@ export function rpcMethodOf(body: unknown): string | undefined {
   return KNOWN_RPC_METHODS.has(method) ? method : "other";
 }
 
-/** The MCP facts of a request on the MCP path. */
+/**
+ * The MCP facts of a request on the MCP path (read once it was answered).
+ * @example
+ * mcpFactsOf(req).rpcMethod // "tools/call"
+ */
 export function mcpFactsOf(req: IncomingMessage): {
   era: "legacy" | "modern";
   rpcMethod?: string;

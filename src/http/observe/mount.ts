@@ -24,14 +24,22 @@ export interface EdgeObservation {
   routes(auth: HostAuth | undefined, endpoints: SelectionEndpoints): void;
 }
 
-/** The operator page's path, or undefined when it is off. */
+/**
+ * The operator page's path, or undefined when it is off.
+ * @example
+ * uiPathOf({ ui: { path: "/ops" } }) // "/ops"
+ */
 export function uiPathOf(options: HostAppOptions): string | undefined {
   if (options.ui === false) return undefined;
   const path = typeof options.ui === "object" ? options.ui.path : undefined;
   return path ?? "/";
 }
 
-/** The path `/metrics` answers on (this port or its own). */
+/**
+ * The path `/metrics` answers on (this port or its own).
+ * @example
+ * metricsPathOf({}) // "/metrics"
+ */
 export function metricsPathOf(options: HostAppOptions): string {
   return options.metrics?.path ?? "/metrics";
 }

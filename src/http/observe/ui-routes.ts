@@ -19,7 +19,12 @@ export interface UiRouteOptions {
   sources: OverviewSources;
 }
 
-/** The `_ui/` base under the page's path: `/_ui` for `/`, `/ops/_ui` for `/ops`. */
+/**
+ * The `_ui/` base under the page's path.
+ * @example
+ * uiApiBase("/") // "/_ui"
+ * uiApiBase("/ops") // "/ops/_ui"
+ */
 export function uiApiBase(path: string): string {
   return `${path.replace(/\/+$/, "")}/_ui`;
 }
