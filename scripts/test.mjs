@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): build (incrementally), type-check sources and tests, check formatting and lint (Biome), run every test
-// file under Node's own test runner (through tsx), then the official conformance suites against `mcp-host serve`.
+// file under Node's own test runner (through tsx) — installing Debian's Chromium first when it is missing, for the
+// operator page's browser tests — then the official conformance suites against `mcp-host serve`.
 // Prints its own summary last.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
@@ -50,6 +51,8 @@ steps.push(["build", run("build", process.execPath, ["scripts/build.mjs"])]);
 // The benchmark smoke test (and the type-check of bench/) needs the frameworks it compares against.
 steps.push(["benchmark peers", run("benchmark peers", process.execPath, ["scripts/bench-peers.mjs"])]);
 steps.push(["typecheck", run("typecheck", "npx", ["tsc", "-p", "tsconfig.json"])]);
+// The operator page's tests drive Debian's Chromium; a fresh machine gets it here (apt-get, as root).
+steps.push(["chromium for the browser tests", run("chromium", process.execPath, ["scripts/ensure-chromium.mjs"])]);
 if (only.length === 0) steps.push(["format and lint (biome)", run("format and lint", "npx", ["biome", "ci", "--colors=off", "."])]);
 const tests = await runTests(`tests (${files.length} files)`, [
   "--import",

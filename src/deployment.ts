@@ -70,6 +70,25 @@ export type {
   TokenRefusalReason,
 } from "./http/auth/index.js";
 
+// Logs, metrics and traces (DESIGN.md §18): the listeners behind `HostOptions.observer`, the pino logger, the seam's shapes.
+export { createObservability } from "./observe/observability.js";
+export type { Observability, ObservabilityOptions, HttpRequestSample, GatewayCallObserver } from "./observe/observability.js";
+export { createPinoLogger } from "./observe/pino-logger.js";
+export type { LogFormat, PinoLogger, PinoLoggerOptions } from "./observe/pino-logger.js";
+export type { LogStream } from "./observe/log-stream.js";
+export { maskSecrets } from "./observe/mask-secrets.js";
+export type { HostMetrics, GaugeSources } from "./observe/metrics.js";
+export type {
+  HostObserver,
+  ObservedRequest,
+  ObservedEnd,
+  ObservedBuild,
+  ObservedTool,
+  RequestObservation,
+  ToolCallOutcome,
+} from "./host/observer.js";
+export { markToolOutcome, toolOutcomeOf } from "./host/protocol/tool-outcome.js";
+
 export { cleanName, qualifiedName } from "./names.js";
 // SDK errors a handler may also throw directly (the root's invalidParams / resourceNotFound are the light form).
 export { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";

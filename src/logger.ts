@@ -19,8 +19,11 @@ export interface Logger {
   info(message: string, data?: LogData): void;
   warn(message: string, data?: LogData): void;
   error(message: string, data?: LogData): void;
-  /** A logger whose lines carry `[prefix]` after this one's own prefix. */
-  child(prefix: string): Logger;
+  /**
+   * A logger whose lines carry `[prefix]` after this one's own prefix, and `bindings` (e.g. `{ extension: "time" }`:
+   * what the lines are about, as structured fields) besides their own data.
+   */
+  child(prefix: string, bindings?: LogData): Logger;
 }
 
 const LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -31,6 +34,8 @@ export interface LogRecord {
   prefix: string[];
   message: string;
   data?: LogData;
+  /** The fields the logger's `child()` calls bound (present only when some were). */
+  bindings?: LogData;
 }
 
 /**
@@ -38,21 +43,37 @@ export interface LogRecord {
  * @example
  * const log = createLogger({ level: "info", sink: (r) => lines.push(r) });
  */
-export function createLogger(options: { level?: LogLevel; sink?: (record: LogRecord) => void; prefix?: string[] } = {}): Logger {
+export function createLogger(options: { level?: LogLevel; sink?: (record: LogRecord) => void; prefix?: string[]; bindings?: LogData } = {}): Logger {
   const level = options.level ?? "info";
   const sink = options.sink ?? stderrSink;
   const prefix = options.prefix ?? [];
+  const bound = options.bindings;
   const emit = (recordLevel: LogLevel) => (message: string, data?: LogData) => {
     if (LEVEL_ORDER[recordLevel] < LEVEL_ORDER[level]) return;
-    sink({ level: recordLevel, prefix, message, ...(data === undefined ? {} : { data }) });
+    sink({ level: recordLevel, prefix, message, ...(data === undefined ? {} : { data }), ...(bound === undefined ? {} : { bindings: bound }) });
   };
   return {
     debug: emit("debug"),
     info: emit("info"),
     warn: emit("warn"),
     error: emit("error"),
-    child: (name) => createLogger({ level, sink, prefix: [...prefix, name] }),
+    child: (name, bindings) =>
+      createLogger({
+        level,
+        sink,
+        prefix: [...prefix, name],
+        ...(bindings === undefined && bound === undefined ? {} : { bindings: { ...bound, ...bindings } }),
+      }),
   };
+}
+
+/**
+ * Whether a line at `level` passes a logger set to `threshold`.
+ * @example
+ * levelPasses("debug", "info") // false
+ */
+export function levelPasses(level: LogLevel, threshold: LogLevel): boolean {
+  return LEVEL_ORDER[level] >= LEVEL_ORDER[threshold];
 }
 
 /**

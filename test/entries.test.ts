@@ -73,6 +73,8 @@ describe("entry points", () => {
       "tokenVerifierFrom",
     ])
       assert.ok(names.includes(name), name);
+    // Logs, metrics and traces (DESIGN.md §18).
+    for (const name of ["createObservability", "createPinoLogger", "maskSecrets", "markToolOutcome", "toolOutcomeOf"]) assert.ok(names.includes(name), name);
     for (const seam of ["serveSelections", "setHandlerFactory", "buildActive", "reportFailed", "compiledOf", "OPEN_SERVING"])
       assert.ok(!names.includes(seam), `${seam} is internal`);
   });

@@ -23,6 +23,7 @@ export interface CliSettings {
   extensions?: string[];
   json: boolean;
   logLevel?: LogLevel;
+  logFormat?: "json" | "pretty" | "auto";
   legacy?: "stateful" | "stateless" | "reject";
   strict: boolean;
   watch: boolean;
@@ -149,6 +150,8 @@ export function parseCli(argv: readonly string[], cwd: string): CliSettings {
   if (extensions.length > 0) settings.extensions = extensions;
   const logLevel = oneOf("log-level", firstOf(values, "log-level"), ["debug", "info", "warn", "error"] as const);
   if (logLevel) settings.logLevel = logLevel;
+  const logFormat = oneOf("log-format", firstOf(values, "log-format"), ["json", "pretty", "auto"] as const);
+  if (logFormat) settings.logFormat = logFormat;
   const legacy = oneOf("legacy", firstOf(values, "legacy"), ["stateful", "stateless", "reject"] as const);
   if (legacy) settings.legacy = legacy;
   for (const [flag, key] of [

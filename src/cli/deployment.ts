@@ -12,7 +12,9 @@ import type { McpHost } from "../host/host.js";
 import { extensionNamesFromEnv, loadExtensions } from "../host/loading/load-extensions.js";
 import type { LoadResult } from "../host/loading/load.js";
 import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
-import { createLogger, type Logger, type LogLevel } from "../logger.js";
+import type { Logger, LogLevel } from "../logger.js";
+import { createObservability, type Observability } from "../observe/observability.js";
+import { createPinoLogger } from "../observe/pino-logger.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
@@ -35,6 +37,8 @@ export interface Deployment {
   gateway?: Gateway;
   /** The upstream auth kinds the loaded extensions contribute (checked again on a reload). */
   authKinds: readonly string[];
+  /** Logs, metrics and traces of what the deployment serves (the config's `logging`, `metrics`, `tracing`). */
+  observability: Observability;
 }
 
 /** The deployment's name and version: the config's, else its package.json's, else mcp-host's. */
@@ -87,7 +91,7 @@ async function loadWanted(cwd: string, config: DeploymentConfig, names: string[]
 }
 
 /** The gateway for the config's `servers:`, or undefined when there are none. */
-export async function gatewayFor(config: DeploymentConfig, logger: Logger): Promise<Gateway | undefined> {
+export async function gatewayFor(config: DeploymentConfig, logger: Logger, observability?: Observability): Promise<Gateway | undefined> {
   if (Object.keys(config.servers).length === 0) return undefined;
   // Imported only when there are servers: the registry and the SDK client are not on a plain deployment's way.
   const { createGateway } = await import("../upstream/index.js");
@@ -96,6 +100,20 @@ export async function gatewayFor(config: DeploymentConfig, logger: Logger): Prom
     startupTimeoutMs: config.startupTimeoutMs,
     remoteServers: config.remoteServers,
     logger: logger.child("gateway"),
+    ...(observability === undefined ? {} : { observer: observability.gatewayObserver }),
+  });
+}
+
+/** The config's `logging`, `metrics` and `tracing` as the deployment's observability. */
+export function observabilityOf(config: DeploymentConfig, logger: Logger): Observability {
+  return createObservability({
+    logger,
+    accessLog: config.logging.access,
+    auditLog: config.logging.audit,
+    includeArguments: config.logging.includeArguments,
+    metrics: config.metrics === undefined ? false : { defaultMetrics: config.metrics.defaultMetrics },
+    tracing: config.tracing.enabled,
+    version: mcpHostVersion(),
   });
 }
 
@@ -119,7 +137,11 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   checkFolder(cwd);
   const loaded = await loadConfig({ cwd, env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
   const config = withOverrides(loaded.config, overridesOf(settings, options.selectionArgument));
-  const logger = createLogger({ level: settings.logLevel ?? options.logLevel, prefix: ["mcp-host"] });
+  const logger = createPinoLogger({
+    level: settings.logLevel ?? config.logging.level ?? options.logLevel,
+    format: settings.logFormat ?? config.logging.format,
+  });
+  const observability = observabilityOf(config, logger);
   const names = namesOf(settings, env, config);
   const extensions = await loadWanted(cwd, config, names, logger);
   warnWhenNothingFound(cwd, extensions, logger);
@@ -127,7 +149,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   const kindProblems = checkAuthKinds(config, kinds);
   if (kindProblems.length > 0) throw new ConfigError(kindProblems, loaded.source ? { source: loaded.source } : {});
   const { name, version } = identity(config, cwd);
-  const gateway = await gatewayFor(config, logger);
+  const gateway = await gatewayFor(config, logger, observability);
   const host = buildHost(
     gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
     {
@@ -136,6 +158,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
+      observer: observability.hostObserver,
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );
@@ -159,6 +182,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
     host,
     logger,
     authKinds: kinds,
+    observability,
     ...(gateway ? { gateway } : {}),
   };
 }

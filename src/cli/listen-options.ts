@@ -1,10 +1,11 @@
 /**
- * The deployment config's `http`, `selection` and `auth` sections as the options `listenHost` takes (the `auth`
- * option has the config section's own shape), and its `tools` section as the host's tool limits.
+ * The deployment config's `http`, `selection`, `auth` and `metrics` sections as the options `listenHost` takes (the
+ * `auth` option has the config section's own shape), and its `tools` section as the host's tool limits.
  */
 import type { DeploymentConfig } from "../config/index.js";
 import type { ToolCallLimits } from "../host/protocol/tool-limits.js";
 import type { ListenOptions } from "../http/listen.js";
+import type { Deployment } from "./deployment.js";
 
 /**
  * @example
@@ -35,6 +36,10 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     allowedOrigins: http.allowedOrigins,
     ...(http.cors ? { cors: { origin: http.cors.origin === "*" ? true : http.cors.origin } } : {}),
     ...(config.auth ? { auth: config.auth } : {}),
+    ui: http.ui ? { path: http.uiPath } : false,
+    ...(config.metrics
+      ? { metrics: { path: config.metrics.path, scopes: config.metrics.scopes, ...(config.metrics.port === undefined ? {} : { port: config.metrics.port }) } }
+      : {}),
     selection: { strict: selection.strict, ignoreKeys: selection.ignoreKeys, ...(selection.default !== undefined ? { default: selection.default } : {}) },
   };
 }
@@ -46,4 +51,16 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
  */
 export function toolLimitsOf(config: DeploymentConfig): ToolCallLimits {
   return { maxConcurrent: config.tools.maxConcurrent, queueMs: config.tools.queueMs, maxResultBytes: config.tools.maxResultBytes };
+}
+
+/**
+ * What `serve` and `dev` listen with: the config's options, the deployment's observability, and the gateway's
+ * servers for the operator page (read when asked: a reload may add the gateway later).
+ * @example
+ * await listenHost(deployment.host, servingOptionsOf(deployment));
+ */
+export function servingOptionsOf(deployment: Deployment): ListenOptions {
+  const upstreams = () => deployment.gateway?.status() ?? [];
+  deployment.observability.watch({ upstreams });
+  return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams };
 }

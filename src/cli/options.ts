@@ -36,6 +36,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: "cors", value: "o1,o2", commands: SERVING, help: 'enable CORS for these origins ("*" for any)' },
   { name: "watch", commands: ["serve"], help: "read the config file again when it changes (also on SIGHUP)" },
   { name: "json", commands: ["toolsets", "check"], help: "print JSON instead of text" },
+  { name: "log-format", value: "F", commands: [...COMMANDS], help: "json, pretty, auto (default: auto — pretty on a terminal, JSON lines otherwise)" },
   { name: "log-level", value: "L", commands: [...COMMANDS], help: "debug, info, warn, error (default: info for serve and dev, warn otherwise)" },
   { name: "help", short: "h", commands: [...COMMANDS], help: "help for the command" },
 ];

@@ -62,7 +62,7 @@ async function applyServers(deployment: Deployment, next: DeploymentConfig, logg
   if (!deployment.gateway) {
     if (Object.keys(next.servers).length === 0) return "no servers";
     // The first servers of a deployment that had none: the gateway joins the running host.
-    const gateway = (await gatewayFor(next, logger)) as Gateway;
+    const gateway = (await gatewayFor(next, logger, deployment.observability)) as Gateway;
     await deployment.host.add(gateway.extension, "the config's servers");
     deployment.gateway = gateway;
     const problems = gateway.problems();

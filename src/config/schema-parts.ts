@@ -38,6 +38,7 @@ export const RANGES = {
   "tools.maxConcurrent": [1, 100_000],
   "tools.queueMs": [0, 60_000],
   "tools.maxResultBytes": [1_024, 268_435_456],
+  "metrics.port": [0, 65_535],
   "auth.clockToleranceSec": [0, 300],
   "auth.introspection.cacheMaxSeconds": [0, 3_600],
   "servers.*.timeoutMs": [100, 3_600_000],

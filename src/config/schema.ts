@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { authSchema } from "./schema-auth.js";
 import { hostName, originString, ranged, text } from "./schema-parts.js";
+import { loggingSchema, metricsSchema, tracingSchema, uiKeys } from "./schema-observe.js";
 import { serverSchema } from "./schema-servers.js";
 
 const extensionsSchema = z.strictObject({
@@ -51,6 +52,7 @@ const httpSchema = z.strictObject({
   callerMaxConcurrent: ranged("http.callerMaxConcurrent").default(128),
   maxJsonDepth: ranged("http.maxJsonDepth").default(64),
   streamMaxAgeMs: ranged("http.streamMaxAgeMs").default(86_400_000),
+  ...uiKeys,
 });
 
 /** What one tool may take of the host (DESIGN.md §16): calls at once, how long a call waits for a turn, its result's size. */
@@ -75,6 +77,10 @@ export const deploymentConfigSchema = z.strictObject({
   http: httpSchema.prefault({}),
   tools: toolsSchema.prefault({}),
   auth: authSchema.optional(),
+  logging: loggingSchema.prefault({}),
+  // `metrics:` written with nothing under it (YAML null) turns metrics on with the defaults.
+  metrics: z.preprocess((value) => (value === null ? {} : value), metricsSchema).optional(),
+  tracing: tracingSchema.prefault({}),
   servers: z.record(z.string(), serverSchema).default({}),
   startupTimeoutMs: ranged("startupTimeoutMs").default(10_000),
   remoteServers: z.enum(["required", "optional"]).default("required"),

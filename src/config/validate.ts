@@ -6,6 +6,7 @@
 import { authKindProblems } from "./auth-kinds.js";
 import { authProblems } from "./auth-rules.js";
 import { httpProblems } from "./http-rules.js";
+import { metricsProblems } from "./metrics-rules.js";
 import { formatKeyPath, type PathProblem } from "./problems.js";
 import { isRecord } from "./schema-parts.js";
 import { deploymentConfigSchema, type DeploymentConfig } from "./schema.js";
@@ -44,6 +45,7 @@ export function validateConfig(
         ...serverProblems(value.servers),
         ...authProblems(value.auth),
         ...httpProblems(value.http),
+        ...metricsProblems(value),
         ...(options.authKinds ? authKindProblems(value.servers, options.authKinds) : []),
       ]
     : [];

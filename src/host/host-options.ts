@@ -5,6 +5,7 @@
 import type { Logger } from "../logger.js";
 import type { ServerFactory } from "./built-server.js";
 import type { ToolCallLimits } from "./protocol/tool-limits.js";
+import type { HostObserver } from "./observer.js";
 
 export interface HostOptions {
   /** The server name clients see. */
@@ -42,4 +43,9 @@ export interface HostOptions {
    * `TOOL_CONCURRENCY_LIMIT` result) and the largest result sent (default 8 MiB, else `TOOL_RESULT_TOO_LARGE`).
    */
   toolLimits?: ToolCallLimits;
+  /**
+   * Hears every MCP request the host answers and every build-cache lookup (logs, metrics, traces: see
+   * `createObservability`). Absent: nobody observes, and requests pay nothing for it.
+   */
+  observer?: HostObserver;
 }

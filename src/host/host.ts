@@ -19,6 +19,7 @@ import { toolsetsTouchedBy, type ExtensionRecord, type FailureRecord } from "./e
 import { ExtensionSet } from "./extensions/extension-set.js";
 import { declaredToolsetsFrom, type DeclaredToolset } from "./extensions/toolset-catalog.js";
 import type { HostOptions } from "./host-options.js";
+import type { HostObserver, ObservedBuild } from "./observer.js";
 import { ToolIsolation } from "./isolation/tool-isolation.js";
 import { DEFAULT_EVENT_LOOP_WARN_MS, monitorEventLoop, type EventLoopMonitor } from "./monitor/event-loop-monitor.js";
 import { ToolActivity } from "./monitor/tool-activity.js";
@@ -321,27 +322,51 @@ export class McpHost {
   private compiled(active: readonly string[]): Promise<CompiledBuild> {
     this.ensureRunning();
     const key = selectionKey(active);
-    return this.builds.getOrBuild(key, active, async () =>
-      compileBuild({
-        records: this.extensions.records,
-        active,
-        key,
-        revision: this.revisions.current,
-        name: this.name,
-        version: this.version,
-        instructions: (served) => this.instructionsFor(served),
-        logger: this.logger,
-        toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000,
-        toolsetsTool: this.options.toolsetsTool ?? true,
-        requestState: this.requestState,
-        serverFactory: this.options.serverFactory,
-        handler: this.forwarder(active),
-        describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
-        isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
-        ...(this.activity === undefined ? {} : { activity: this.activity }),
-        toolGate: this.toolGate,
-      }),
-    );
+    const observer = this.options.observer;
+    if (observer?.build !== undefined) return this.observedCompile(observer, key, active);
+    return this.builds.getOrBuild(key, active, () => this.compileNow(key, active));
+  }
+
+  /** A cache lookup the observer hears of: a hit, or a miss and how long compiling took. */
+  private observedCompile(observer: HostObserver, key: string, active: readonly string[]): Promise<CompiledBuild> {
+    const hit = this.builds.has(key);
+    const note = (event: ObservedBuild) => {
+      try {
+        observer.build?.(event);
+      } catch {
+        // An observer's failure never fails a build.
+      }
+    };
+    if (hit) note({ key, hit: true });
+    return this.builds.getOrBuild(key, active, async () => {
+      const started = performance.now();
+      const compiled = await this.compileNow(key, active);
+      note({ key, hit: false, durationMs: performance.now() - started });
+      return compiled;
+    });
+  }
+
+  private compileNow(key: string, active: readonly string[]): Promise<CompiledBuild> {
+    return compileBuild({
+      records: this.extensions.records,
+      active,
+      key,
+      revision: this.revisions.current,
+      name: this.name,
+      version: this.version,
+      instructions: (served) => this.instructionsFor(served),
+      logger: this.logger,
+      toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000,
+      toolsetsTool: this.options.toolsetsTool ?? true,
+      requestState: this.requestState,
+      serverFactory: this.options.serverFactory,
+      handler: this.forwarder(active),
+      describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
+      isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
+      ...(this.activity === undefined ? {} : { activity: this.activity }),
+      ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
+      toolGate: this.toolGate,
+    });
   }
 
   /** The selection's MCP handler: forwards to whatever serves the host now, so a build never outlives its port. */

@@ -15,6 +15,7 @@ import { healthRoute, toolsetsRoute } from "./info-routes.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { mcpRoute } from "./mcp-route.js";
 import { requestTarget } from "./request-target.js";
+import { observeEdge } from "./observe/mount.js";
 import { SelectionEndpoints } from "./selection-endpoints.js";
 
 export interface HostApp {
@@ -58,6 +59,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const app = express();
   app.disable("x-powered-by");
   app.use(requestTarget());
+  const observation = observeEdge(app, host, options);
   if (checked) app.use(hostCheck(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}));
   // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
   if (auth?.metadata !== undefined) app.use(auth.metadata);
@@ -76,6 +78,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   app.get("/healthz", healthRoute(host, auth));
   app.get("/toolsets", ...toolsetsRoute(host, options, auth));
   app.all(path, ...mcpRoute(host, options, auth));
+  observation.routes(auth, endpoints);
 
   app.use((req, res) => {
     sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);

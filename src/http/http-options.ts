@@ -3,6 +3,7 @@
  */
 import type { CorsOptions } from "cors";
 import type { Clock } from "../clock.js";
+import type { Observability } from "../observe/observability.js";
 import type { HostAuthOptions } from "./host-auth-options.js";
 
 /** How 2025-era clients are served: with sessions, without, or not at all. */
@@ -62,4 +63,16 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
    * section (plus `verifier`, `publicBaseUrl`…). Absent: no token is asked for.
    */
   auth?: HostAuthOptions;
+  /**
+   * Logs, metrics and traces of what is served (`createObservability`; give the host its `hostObserver` too).
+   * Absent: no access lines, no metrics, no spans.
+   */
+  observability?: Observability;
+  /** `/metrics`, when `observability` has metrics: its path (default `/metrics`), a loopback port of its own, and
+   * with auth on the scopes a token needs to read it on the app's port. */
+  metrics?: { path?: string; port?: number; scopes?: string[] };
+  /** The operator page: on by default at `/`; `{ path }` moves it, `false` turns it off. */
+  ui?: boolean | { path?: string };
+  /** The upstream servers the operator page lists (the gateway's `status()`); default: those the host reports down. */
+  upstreams?: () => readonly { server: string; state: string; tools?: number; code?: string; message?: string }[];
 }

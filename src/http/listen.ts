@@ -10,6 +10,7 @@ import { trackConnections } from "./connection-tracker.js";
 import type { HostAppOptions } from "./http-options.js";
 import { HTTP_DEFAULTS } from "./http-defaults.js";
 import { limitConnections, serverOptionsOf, type ServerLimitOptions } from "./server-limits.js";
+import { listenMetrics, type MetricsListener } from "./observe/metrics-route.js";
 
 /** How long an idle keep-alive socket may still bring a request once shutdown starts. */
 const IDLE_GRACE_MS = 1_000;
@@ -30,6 +31,8 @@ export interface ListeningHost {
   baseUrl: URL;
   http: HttpServer;
   hostApp: HostApp;
+  /** `/metrics` on its own loopback port (with `metrics.port`). */
+  metrics?: MetricsListener;
   /** Graceful shutdown; also stops the host unless `{ stopHost: false }`. */
   close(options?: { stopHost?: boolean }): Promise<void>;
 }
@@ -54,6 +57,11 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const baseUrl = new URL(`http://${shownHost === "0.0.0.0" || shownHost === "[::]" ? "127.0.0.1" : shownHost}:${address.port}`);
   const url = new URL(options.path ?? "/mcp", baseUrl);
+  const metricsHere = options.observability?.metrics;
+  const metrics =
+    metricsHere !== undefined && options.metrics?.port !== undefined
+      ? await listenMetrics(metricsHere, { port: options.metrics.port, ...(options.metrics.path ? { path: options.metrics.path } : {}) })
+      : undefined;
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { stopHost?: boolean } = {}) => {
     closing ??= (async () => {
@@ -77,9 +85,10 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
       http.closeAllConnections();
       // What http.close() does besides: stop the timer that checks request timeouts.
       http.close(() => {});
+      await metrics?.close();
       if (closeOptions.stopHost !== false) await host.stop();
     })();
     return closing;
   };
-  return { url, baseUrl, http, hostApp, close };
+  return { url, baseUrl, http, hostApp, ...(metrics === undefined ? {} : { metrics }), close };
 }

@@ -6,6 +6,7 @@
  * is optional here, so code can write a server by hand.
  */
 import type { Clock } from "../clock.js";
+import type { UpstreamCallObserver } from "./calls/call-observer.js";
 import type { Logger } from "../logger.js";
 
 /** An upstream's credentials: a bearer token, OAuth client credentials, or a kind an extension contributes. */
@@ -79,6 +80,8 @@ export interface GatewayOptions {
   pendingInputTtlMs?: number;
   /** How the gateway introduces itself to upstream servers. */
   clientInfo?: { name: string; version: string };
+  /** Times and traces every upstream call (see `createObservability`'s `gatewayObserver`); absent: nobody does. */
+  observer?: UpstreamCallObserver;
 }
 
 /** Defaults applied once, so every part reads one resolved value. */

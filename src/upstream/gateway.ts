@@ -120,6 +120,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     pendingInputTtlMs: options.pendingInputTtlMs ?? GATEWAY_DEFAULTS.pendingInputTtlMs,
     changed: () => publish(),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
 
   /**

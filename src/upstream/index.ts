@@ -10,3 +10,4 @@ export type { ServerLinkStatus as GatewayServerStatus } from "./server-link.js";
 export type { ServerChanges } from "./server-changes.js";
 export { BUILT_IN_AUTH_KINDS } from "./credentials/upstream-credentials.js";
 export { APPROVAL_KEY } from "./calls/tool-handler.js";
+export type { UpstreamCallInfo, UpstreamCallObserver } from "./calls/call-observer.js";

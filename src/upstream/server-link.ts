@@ -12,6 +12,7 @@ import type { Logger } from "../logger.js";
 import { McpRegistry, type WatchStream } from "../registry/index.js";
 import { backoffDelay, type Backoff } from "./backoff.js";
 import { PausedCalls } from "./calls/paused-calls.js";
+import type { UpstreamCallObserver } from "./calls/call-observer.js";
 import type { ServerCalls } from "./calls/tool-handler.js";
 import type { GatewayServerConfig } from "./gateway-options.js";
 import { serverOffer, toolsetOf, type ServerOffer } from "./offer/server-offer.js";
@@ -32,6 +33,8 @@ export interface LinkDeps {
   pendingInputTtlMs: number;
   /** The link's offer or availability changed. */
   changed(link: ServerLink): void;
+  /** Times and traces upstream calls. */
+  observer?: UpstreamCallObserver;
 }
 
 /** Where a server stands, as `gateway.status()` reports it. */
@@ -85,6 +88,7 @@ export class ServerLink {
       approval: config.approval ?? "never",
       paused: this.paused,
       unreachable: () => this.noticeDown(),
+      ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     };
     this.offerNow = this.emptyOffer();
   }

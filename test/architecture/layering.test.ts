@@ -1,4 +1,4 @@
-// Imports point one way (DESIGN.md §2): extension ← host ← http ← cli; the registry stands alone; the gateway
+// Imports point one way (DESIGN.md §2): extension ← host ← observe ← http ← cli; the registry stands alone; the gateway
 // (upstream) uses only the extension contract and the registry; config turns files into plain options. The root
 // entry and the contract load nothing heavier than themselves at run time. This test reads every import in src/.
 import { describe, it } from "node:test";
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Layer = "base" | "extension" | "host" | "http" | "config" | "registry" | "upstream" | "cli" | "entry";
+type Layer = "base" | "extension" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "cli" | "entry";
 
 const BASE_FILES = new Set(["errors.ts", "logger.ts", "names.ts", "clock.ts", "compare.ts", "describe-value.ts", "timeout.ts"]);
 const ENTRY_FILES = new Set(["index.ts", "deployment.ts"]);
@@ -29,12 +29,14 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   base: [],
   extension: ["base"],
   host: ["base", "extension"],
-  http: ["base", "extension", "host"],
+  // Logs, metrics and traces listen to the host (its observer seam) and are mounted by the HTTP edge and the CLI.
+  observe: ["base", "extension", "host"],
+  http: ["base", "extension", "host", "observe"],
   config: ["base"],
   registry: ["base"],
   upstream: ["base", "extension", "registry"],
-  cli: ["base", "extension", "host", "http", "config", "registry", "upstream"],
-  entry: ["base", "extension", "host", "http", "config", "registry", "upstream"],
+  cli: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream"],
+  entry: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream"],
 };
 
 /** Single files a layer may use from a layer it otherwise may not (pure rules shared on purpose). */
@@ -44,9 +46,10 @@ const EXCEPTIONS: Record<string, readonly string[]> = {
 
 /** Packages a layer must not load at run time (type-only imports are fine: they vanish when compiled). */
 const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
-  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina"],
-  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina"],
-  host: ["express", "cors"],
+  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api"],
+  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api"],
+  host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api"],
+  observe: ["express", "cors"],
   config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
   registry: ["express", "@modelcontextprotocol/server"],
   upstream: ["express"],

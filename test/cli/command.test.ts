@@ -167,6 +167,7 @@ describe("mcp-host serve", { timeout: 60_000 }, () => {
       `mcp-host is serving "cli-fixture-project" over MCP at ${base}/mcp`,
       `  what it offers:  ${base}/toolsets`,
       `  health:          ${base}/healthz`,
+      `  operator page:   ${base}/`,
       `  select toolsets: ${base}/mcp?only=NAME  (see /toolsets for the names)`,
       "  extension clock@3.1.4: ready",
       "  extension echo@2.0.0: ready",
@@ -211,7 +212,7 @@ describe("mcp-host serve", { timeout: 60_000 }, () => {
   it("prints a quarantined extension's status and reason, reports it in /healthz, and serves the others", async () => {
     const cli = startCli(cleanup, ["serve", "--port", "0", "--cwd", CLI_PROJECT]);
     const url = await served(cli, /^ {2}extension echo/);
-    assert.deepEqual(cli.stdoutLines.slice(4), [
+    assert.deepEqual(cli.stdoutLines.slice(5), [
       "  extension broken@3.1.4: failed — [extension broken] setup threw; the extension is quarantined: broken on purpose",
       "  extension clock@3.1.4: ready",
       "  extension echo@2.0.0: ready",

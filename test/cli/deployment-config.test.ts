@@ -44,7 +44,7 @@ describe("mcp-host with a config file", { timeout: 60_000 }, () => {
     const match = /^mcp-host is serving "configured-server" over MCP at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)$/.exec(first);
     assert.ok(match, first);
     assert.notEqual(match[2], "1", "--port 0 overrode http.port");
-    assert.deepEqual(cli.stdoutLines.slice(4), ["  extension clock@3.1.4: ready", "  extension echo@2.0.0: ready"], "extensions.include left broken out");
+    assert.deepEqual(cli.stdoutLines.slice(5), ["  extension clock@3.1.4: ready", "  extension echo@2.0.0: ready"], "extensions.include left broken out");
     const { client } = await connectV2(cleanup, new URL(match[1]!), "modern");
     assert.deepEqual(await listedTools(client), ["fixed_time", "list_server_toolsets"], "selection.default applies");
   });
@@ -125,7 +125,7 @@ describe("mcp-host stdio started where a desktop client starts it", { timeout: 6
     const empty = folder();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI_MAIN, "stdio", "only=dice"],
+      args: [CLI_MAIN, "stdio", "only=dice", "--log-format", "pretty"],
       cwd: empty,
       env: cleanEnv() as Record<string, string>,
       stderr: "pipe",

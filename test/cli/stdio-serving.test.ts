@@ -16,7 +16,7 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 before(() => assertBuilt());
 
-const ARGS = [CLI_MAIN, "stdio", "only=echo", "--cwd", CLI_PROJECT, "--extension", "echo,clock"];
+const ARGS = [CLI_MAIN, "stdio", "only=echo", "--cwd", CLI_PROJECT, "--extension", "echo,clock", "--log-format", "pretty"];
 
 /** Collects a piped stderr stream. */
 function collect(stream: Stream | null): { text: () => string } {
@@ -100,9 +100,20 @@ describe("mcp-host stdio as a process", { timeout: 60_000 }, () => {
     }
     const call = cli.stdoutLines.map((l) => JSON.parse(l) as { id?: number; result?: unknown }).find((m) => m.id === 2);
     assert.deepEqual(call?.result, { content: [{ type: "text", text: "echo: raw" }] });
-    assert.match(cli.stderr, /serving selection "only=echo" over stdio: echo, list_server_toolsets, shout/);
-    assert.match(cli.stderr, /echo extension ready/);
-    assert.match(cli.stderr, /echo called with "raw"/);
+    // stderr is not a terminal: every line is one JSON object with its time, level and component.
+    const lines = cli.stderr
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const line of lines)
+      assert.deepEqual([typeof line.time, typeof line.level, typeof line.component], ["string", "string", "string"], JSON.stringify(line));
+    assert.ok(lines.some((l) => l.component === "mcp-host" && l.msg === 'serving selection "only=echo" over stdio: echo, list_server_toolsets, shout'));
+    assert.ok(lines.some((l) => l.component === "extension" && l.extension === "echo" && l.msg === "echo extension ready"));
+    // The handler's own line carries the tool it ran for; the audit line says how the call ended.
+    const called = lines.find((l) => l.msg === 'echo called with "raw"');
+    assert.deepEqual([called?.component, called?.extension, called?.tool, called?.toolset], ["extension", "echo", "echo", "echo"]);
+    const audit = lines.find((l) => l.component === "audit" && l.tool === "echo");
+    assert.deepEqual([audit?.level, audit?.outcome, audit?.extension, audit?.toolset, audit?.era], ["info", "ok", "echo", "echo", "legacy"]);
   });
 
   it("exits 0 on SIGTERM while serving", async () => {

@@ -15,7 +15,7 @@ import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";
 import { versionProjectImports } from "../dev/fresh-imports.js";
 import { watchFolder } from "../dev/watch-folder.js";
-import { listenOptionsOf } from "../listen-options.js";
+import { servingOptionsOf } from "../listen-options.js";
 import { onShutdownSignals } from "../signals.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -67,8 +67,9 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
       return 1;
     }
   }
-  const { host, config, logger } = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
-  const served = await listenHost(host, listenOptionsOf(config));
+  const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
+  const { host, config, logger } = deployment;
+  const served = await listenHost(host, servingOptionsOf(deployment));
   const { outputs } = await ownEntries(cwd);
   out(`mcp-host dev is serving "${host.name}" over MCP at ${served.url.href}`);
   out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);

@@ -5,7 +5,7 @@
 import { listenHost } from "../../http/listen.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
-import { listenOptionsOf } from "../listen-options.js";
+import { servingOptionsOf } from "../listen-options.js";
 import { reloadOnSignal } from "../reload.js";
 import { onShutdownSignals } from "../signals.js";
 
@@ -19,10 +19,12 @@ export async function serveCommand(settings: CliSettings, env: Env, out: (line: 
   const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
   await refuseGatewayProblems(deployment);
   const { host, config } = deployment;
-  const served = await listenHost(host, listenOptionsOf(config));
+  const served = await listenHost(host, servingOptionsOf(deployment));
   out(`mcp-host is serving "${host.name}" over MCP at ${served.url.href}`);
   out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);
   out(`  health:          ${new URL("/healthz", served.baseUrl).href}`);
+  if (config.http.ui) out(`  operator page:   ${new URL(config.http.uiPath, served.baseUrl).href}`);
+  if (config.metrics) out(`  metrics:         ${served.metrics?.url.href ?? new URL(config.metrics.path, served.baseUrl).href}`);
   out(`  select toolsets: ${served.url.href}?only=NAME  (see /toolsets for the names)`);
   for (const e of host.extensionStatuses()) out(`  extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.error}` : ""}`);
   for (const s of deployment.gateway?.status() ?? [])

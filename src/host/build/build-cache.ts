@@ -17,6 +17,11 @@ export class BuildCache<T> {
     return this.entries.size;
   }
 
+  /** Whether `key` is cached (or being built) now; does not touch its recency. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /**
    * The cached build for `key`, or the one `make` starts (shared by concurrent callers).
    * A failed build is not kept, so the next request tries again.

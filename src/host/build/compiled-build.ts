@@ -9,6 +9,7 @@ import type { NodeHandler, ServerFactory } from "../built-server.js";
 import type { HostDescription } from "../describe.js";
 import type { ExtensionRecord } from "../extensions/extension-record.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
+import type { HostObserver } from "../observer.js";
 import type { RequestStateSealer } from "../protocol/request-state.js";
 import type { ProtocolCore } from "../protocol/sdk-server.js";
 import { toolsetsTool, TOOLSETS_TOOL_NAME } from "../protocol/toolsets-tool.js";
@@ -62,6 +63,8 @@ export interface CompileInput {
   activity?: ToolActivity;
   /** The host's limits on tool calls (shared by every build). */
   toolGate?: ToolCallGate;
+  /** Hears every request this build's servers answer. */
+  observer?: HostObserver;
 }
 
 /**
@@ -126,6 +129,7 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     requestState: input.requestState,
     ...(input.activity === undefined ? {} : { activity: input.activity }),
     ...(input.toolGate === undefined ? {} : { toolGate: input.toolGate }),
+    ...(input.observer === undefined ? {} : { observer: input.observer }),
   };
   const factory = input.serverFactory ?? ((parts) => parts.handler);
   const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });

@@ -86,7 +86,7 @@ export class ExtensionSet {
 
   /** Sets up one extension; a failure quarantines it (logged once, with its code). */
   async setUp(record: ExtensionRecord): Promise<void> {
-    const logger = this.hooks.logger.child(record.name);
+    const logger = this.hooks.logger.child(record.name, { extension: record.name });
     const ctx = extensionContext(record, this.hooks.optionsFor(record.name), logger, {
       offerChanged: (touched) => this.hooks.offerChanged(record, touched),
       resourceUpdated: (uri) => this.hooks.resourceUpdated(uri),

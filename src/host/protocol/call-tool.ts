@@ -12,6 +12,7 @@ import type { ToolActivity } from "../monitor/tool-activity.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
 import { isInputRequired, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import { resultProblem, type ToolCallGate } from "./tool-limits.js";
+import { markToolOutcome } from "./tool-outcome.js";
 
 export interface CallToolDeps {
   tables: BuildTables;
@@ -89,7 +90,7 @@ export async function callTool(
   const tool = deps.tables.toolByName.get(params.name);
   if (!tool) throw unknownTool(params.name, deps.tables);
   const validated = await tool.input.validate(params.arguments ?? {});
-  if (!validated.ok) return errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`);
+  if (!validated.ok) return markToolOutcome(errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`), "refused");
   const about = { extension: tool.extension, tool: tool.name };
   // At most so many calls of one tool run at once; a call beyond waits briefly for a turn, then is refused.
   let release: (() => void) | undefined;
@@ -97,7 +98,7 @@ export async function callTool(
     release = await deps.gate?.enter(tool.extension, tool.name);
   } catch (error) {
     deps.logger.warn(`[extension ${tool.extension}] ${messageOf(error)}`, { code: "TOOL_CONCURRENCY_LIMIT", ...about });
-    return errorResult(messageOf(error));
+    return markToolOutcome(errorResult(messageOf(error)), "refused");
   }
   try {
     return await runTool(deps, tool, validated.value as Record<string, unknown>, sdk, server, info);
@@ -116,7 +117,7 @@ async function runTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
-  const handlerLogger = deps.logger.child(tool.extension);
+  const handlerLogger = deps.logger.child(tool.extension, { extension: tool.extension });
   const about = { extension: tool.extension, tool: tool.name };
   let outcome: RaceOutcome<unknown>;
   const leave = tool.isolated ? undefined : deps.activity?.enter({ tool: tool.name, extension: tool.extension });
@@ -142,7 +143,7 @@ async function runTool(
   }
   if (outcome.timedOut) {
     deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...about });
-    return errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`);
+    return markToolOutcome(errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`), "timeout");
   }
   const value = outcome.value;
   // The state of an input request goes through the client: sign it now; the SDK verifies it on the retry.

@@ -20,7 +20,9 @@ import type { CompleteFn } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
+import type { HostObserver } from "../observer.js";
 import { callTool } from "./call-tool.js";
+import { observedRegistrar } from "./observed-handlers.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
 import { speakLegacyErrorCodes } from "./era-error-codes.js";
 import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
@@ -40,6 +42,8 @@ export interface ProtocolCore {
   activity?: ToolActivity;
   /** The host's limits on tool calls: calls at once per tool, the largest result (absent: none). */
   toolGate?: ToolCallGate;
+  /** Hears every request these servers answer (logs, metrics, traces); absent: nobody observes. */
+  observer?: HostObserver;
 }
 
 export const SERVER_CAPABILITIES = {
@@ -84,7 +88,7 @@ function contextFor(core: ProtocolCore, server: Server, info: ServeRequestInfo, 
     extension: owner.extension,
     toolset: owner.toolset,
     signal: sdk.mcpReq.signal,
-    logger: core.logger.child(owner.extension),
+    logger: core.logger.child(owner.extension, { extension: owner.extension }),
   });
 }
 
@@ -185,6 +189,7 @@ function lazyCore(source: () => ProtocolCore): ProtocolCore {
     requestState: first.requestState,
     ...(first.activity === undefined ? {} : { activity: first.activity }),
     ...(first.toolGate === undefined ? {} : { toolGate: first.toolGate }),
+    ...(first.observer === undefined ? {} : { observer: first.observer }),
     get tables() {
       return source().tables;
     },
@@ -218,21 +223,22 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     ...(core.toolGate === undefined ? {} : { gate: core.toolGate }),
   };
   if (info.era === "legacy") speakLegacyErrorCodes(server);
-  server.setRequestHandler("tools/list", () => ({ tools: core.tables.tools }));
-  server.setRequestHandler("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
-  server.setRequestHandler("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));
-  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: core.tables.templates }));
-  server.setRequestHandler("resources/read", (request, sdk) => readResource(core, server, info, request.params.uri, sdk));
-  server.setRequestHandler("resources/subscribe", (request) => {
+  const on = observedRegistrar(server, core.observer, info, () => core.tables);
+  on("tools/list", () => ({ tools: core.tables.tools }));
+  on("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
+  on("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));
+  on("resources/templates/list", () => ({ resourceTemplates: core.tables.templates }));
+  on("resources/read", (request, sdk) => readResource(core, server, info, request.params.uri, sdk));
+  on("resources/subscribe", (request) => {
     info.subscriptions?.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler("resources/unsubscribe", (request) => {
+  on("resources/unsubscribe", (request) => {
     info.subscriptions?.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler("prompts/list", () => ({ prompts: core.tables.prompts }));
-  server.setRequestHandler("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
-  server.setRequestHandler("completion/complete", (request) => complete(core, request.params));
+  on("prompts/list", () => ({ prompts: core.tables.prompts }));
+  on("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
+  on("completion/complete", (request) => complete(core, request.params));
   return server;
 }

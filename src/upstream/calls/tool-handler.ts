@@ -13,6 +13,7 @@ import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/
 import { acceptedContent, inputRequired } from "../../extension/input-required.js";
 import type { ToolContext, ToolHandler, ToolResult } from "../../extension/types.js";
 import { isInputRequired, registryErrorCode, type McpRegistry, type RegistryTool, type UpstreamRequest } from "../../registry/index.js";
+import { observeUpstreamCall, type UpstreamCallObserver } from "./call-observer.js";
 import { decodeState, encodeState } from "./gateway-state.js";
 import type { PausedCalls } from "./paused-calls.js";
 import { refusal, unanswerable } from "./refusals.js";
@@ -26,6 +27,8 @@ export interface ServerCalls {
   paused: PausedCalls;
   /** Told of a call that failed because the server could not be reached (so its health can be re-checked). */
   unreachable(): void;
+  /** Times and traces each upstream call (absent: nobody observes). */
+  observer?: UpstreamCallObserver;
 }
 
 /** The key under which the approval question is asked. */
@@ -39,6 +42,12 @@ const APPROVAL_SCHEMA = {
 
 function digestOf(args: Record<string, unknown>): string {
   return createHash("sha256").update(JSON.stringify(args)).digest("base64url").slice(0, 22);
+}
+
+/** The `_meta` to send upstream: the client's, with the gateway's trace context over it; none when both are empty. */
+function withMeta(meta: Readonly<Record<string, unknown>> | undefined, trace: Readonly<Record<string, string>>): { meta?: Record<string, unknown> } {
+  if (meta === undefined && Object.keys(trace).length === 0) return {};
+  return { meta: { ...meta, ...trace } };
 }
 
 function ownerOf(ctx: ToolContext): string {
@@ -98,15 +107,18 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     const relay = (request: UpstreamRequest, ask: (r: UpstreamRequest) => Promise<unknown>) =>
       unanswerable(capabilities, [request.method]).length === 0 && calls.paused.hasRoom() ? ask(request) : undefined;
     call.start((ask, signal, onprogress) =>
-      calls.registry.callTool(tool.name, args, {
-        signal,
-        onprogress,
-        onServerRequest: (request) => relay(request, ask),
-        inputRequired: "return",
-        approve: () => true, // asked already (or not needed): the registry's own approval rule is satisfied here
-        ...(ctx.meta === undefined ? {} : { meta: { ...ctx.meta } }),
-        ...(upstreamState === undefined ? {} : { requestState: upstreamState.s, inputResponses: { ...(ctx.inputResponses ?? {}) } }),
-      }),
+      observeUpstreamCall(calls.observer, { server: calls.server, tool: tool.upstreamName }, (trace) =>
+        calls.registry.callTool(tool.name, args, {
+          signal,
+          onprogress,
+          onServerRequest: (request) => relay(request, ask),
+          inputRequired: "return",
+          approve: () => true, // asked already (or not needed): the registry's own approval rule is satisfied here
+          // The client's own _meta passes through; the gateway's trace context (its call's span) replaces the client's.
+          ...withMeta(ctx.meta, trace),
+          ...(upstreamState === undefined ? {} : { requestState: upstreamState.s, inputResponses: { ...(ctx.inputResponses ?? {}) } }),
+        }),
+      ),
     );
     return round(call, ctx);
   };

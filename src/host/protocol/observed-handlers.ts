@@ -1,0 +1,131 @@
+/**
+ * Puts the host's observer (DESIGN.md §18) around every request handler the protocol core registers: what the
+ * request is (method, id, era, caller, `_meta`, the routed tool), then how it ended (duration, the tool call's
+ * outcome, the error code). With no observer the SDK's own registration is used as it is: nothing per request.
+ * An observer that throws is ignored; the request is served all the same.
+ */
+import type { HandlerResultTypeMap, RequestMethod, RequestTypeMap, Server, ServerContext } from "@modelcontextprotocol/server";
+import type { BuildTables } from "../build/build-tables.js";
+import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../observer.js";
+import type { ServeRequestInfo } from "./request-context.js";
+import { errorTextOf, toolOutcomeOf } from "./tool-outcome.js";
+
+/** `server.setRequestHandler` in its two-argument form. */
+export type RegisterHandler = <M extends RequestMethod>(
+  method: M,
+  handler: (request: RequestTypeMap[M], ctx: ServerContext) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>,
+) => void;
+
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const INVALID_PARAMS = -32602;
+
+type Params = { name?: unknown; arguments?: unknown; uri?: unknown; _meta?: unknown } | undefined;
+
+function subjectOf(ctx: ServerContext, info: ServeRequestInfo): string | undefined {
+  const extra = (ctx.http?.authInfo ?? info.authInfo)?.extra as { subject?: unknown } | undefined;
+  return typeof extra?.subject === "string" ? extra.subject : undefined;
+}
+
+/** What an observer is told about one request, read off the request, its context and the build's tables. */
+function describeRequest(method: string, params: Params, ctx: ServerContext, info: ServeRequestInfo, tables: BuildTables): ObservedRequest {
+  const version = ctx.mcpReq.envelope?.[PROTOCOL_VERSION_KEY as never] as unknown;
+  const subject = subjectOf(ctx, info);
+  const sessionId = info.sessionId ?? ctx.sessionId;
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  const request: ObservedRequest = {
+    method,
+    id: String(ctx.mcpReq.id),
+    era: info.era,
+    transport: info.transport ?? "http",
+    ...(typeof version === "string" ? { protocolVersion: version } : {}),
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(subject === undefined ? {} : { subject }),
+    ...(meta === undefined ? {} : { meta }),
+  };
+  if (method === "tools/call" && typeof params?.name === "string") {
+    const tool = tables.toolByName.get(params.name);
+    request.toolName = params.name;
+    if (tool) request.tool = { name: params.name, listed: tool.name, toolset: tool.toolset, extension: tool.extension };
+    if (typeof params.arguments === "object" && params.arguments !== null) request.arguments = params.arguments as Record<string, unknown>;
+  }
+  if (method === "prompts/get" && typeof params?.name === "string") request.promptName = params.name;
+  if (method.startsWith("resources/") && typeof params?.uri === "string") request.resourceUri = params.uri;
+  return request;
+}
+
+function endOfError(method: string, error: unknown): Omit<ObservedEnd, "durationMs"> {
+  const code = (error as { code?: unknown } | null)?.code;
+  const errorCode = typeof code === "number" ? code : -32603;
+  const message = (error as Error | null)?.message;
+  return {
+    errorCode,
+    ...(typeof message === "string" ? { error: message.slice(0, 200) } : {}),
+    ...(method === "tools/call" ? { outcome: errorCode === INVALID_PARAMS ? "refused" : "isError" } : {}),
+  };
+}
+
+function endOfResult(method: string, result: unknown): Omit<ObservedEnd, "durationMs"> {
+  if (method !== "tools/call") return {};
+  const error = errorTextOf(result);
+  return { outcome: toolOutcomeOf(result), ...(error === undefined ? {} : { error }) };
+}
+
+function finish(observation: RequestObservation, ended: ObservedEnd): void {
+  try {
+    observation.end(ended);
+  } catch {
+    // An observer's failure is its own; the request was served.
+  }
+}
+
+async function observed<T>(observer: HostObserver, describe: () => ObservedRequest, work: () => Promise<T>): Promise<T> {
+  let observation: RequestObservation | undefined;
+  let request: ObservedRequest | undefined;
+  try {
+    request = describe();
+    observation = observer.request?.(request);
+  } catch {
+    observation = undefined;
+  }
+  if (observation === undefined || request === undefined) return work();
+  const method = request.method;
+  const started = performance.now();
+  let ran = false;
+  const once = () => {
+    ran = true;
+    return work();
+  };
+  let result: T;
+  try {
+    try {
+      result = await observation.run(once);
+    } catch (error) {
+      if (ran) throw error;
+      result = await once();
+    }
+  } catch (error) {
+    finish(observation, { durationMs: performance.now() - started, ...endOfError(method, error) });
+    throw error;
+  }
+  finish(observation, { durationMs: performance.now() - started, ...endOfResult(method, result) });
+  return result;
+}
+
+/**
+ * The handler registration of one per-request server: the SDK's own when nobody observes, else one that observes.
+ * @example
+ * const on = observedRegistrar(server, core.observer, info, () => core.tables);
+ * on("tools/list", () => ({ tools: core.tables.tools }));
+ */
+export function observedRegistrar(server: Server, observer: HostObserver | undefined, info: ServeRequestInfo, tables: () => BuildTables): RegisterHandler {
+  const register = server.setRequestHandler.bind(server) as RegisterHandler;
+  if (observer?.request === undefined) return register;
+  return (method, handler) =>
+    register(method, (request, ctx) =>
+      observed(
+        observer,
+        () => describeRequest(method, (request as { params?: Params }).params, ctx, info, tables()),
+        async () => handler(request, ctx),
+      ),
+    );
+}

@@ -1,0 +1,132 @@
+/**
+ * The HTTP edge's observer (DESIGN.md §18), mounted first: gives each request an id (sent back as `X-Request-Id`)
+ * that every log line written while serving it carries, makes the `traceparent` header's context the ambient one,
+ * and once the answer is sent writes the access line and counts the request (metrics, the operator page's rates).
+ * An MCP request the protocol core did not answer itself (`initialize`, `ping`, a listen stream, a refusal at the
+ * edge) gets its MCP server span here, after the fact. Nothing here can fail the request it watches.
+ */
+import type { IncomingMessage } from "node:http";
+import { context } from "@opentelemetry/api";
+import type { RequestHandler } from "express";
+import type { Observability } from "../../observe/observability.js";
+import { withLogFields } from "../../observe/log-context.js";
+import { ambientOfHeaders } from "../../observe/tracing.js";
+import { mcpFactsOf, requestIdOf } from "./http-request-facts.js";
+
+/** The paths the edge tells apart (for the `route` label). */
+export interface ObservedRoutes {
+  mcpPath: string;
+  metricsPath?: string;
+  uiPath?: string;
+}
+
+function routeMatcher(routes: ObservedRoutes): (path: string) => string {
+  const trim = (p: string) => p.replace(/\/+$/, "").toLowerCase() || "/";
+  const mcp = trim(routes.mcpPath);
+  const metrics = routes.metricsPath === undefined ? undefined : trim(routes.metricsPath);
+  const ui = routes.uiPath === undefined ? undefined : trim(routes.uiPath);
+  return (path) => {
+    const p = trim(path);
+    if (p === mcp) return "mcp";
+    if (p === "/toolsets") return "toolsets";
+    if (p === "/healthz") return "healthz";
+    if (metrics !== undefined && p === metrics) return "metrics";
+    if (p.startsWith("/.well-known/")) return "metadata";
+    if (ui !== undefined && (p === ui || p.startsWith(ui === "/" ? "/_ui/" : `${ui}/`))) return "ui";
+    return "other";
+  };
+}
+
+/** Open long-lived streams (listen, legacy GET) among the requests in flight. */
+export type StreamCount = () => number;
+
+/**
+ * @example
+ * const { middleware, openStreams } = accessObserver(observability, { mcpPath: "/mcp" }); app.use(middleware);
+ */
+export function accessObserver(observability: Observability, routes: ObservedRoutes): { middleware: RequestHandler; openStreams: StreamCount } {
+  const routeOf = routeMatcher(routes);
+  const inFlight = new Set<IncomingMessage>();
+  const tracing = observability.tracing;
+  if (observability.countsOnly) return { middleware: countingOnly(observability, routeOf, inFlight), openStreams: streamsOf(routeOf, inFlight) };
+  const middleware: RequestHandler = (req, res, next) => {
+    const started = performance.now();
+    const startTime = new Date();
+    const requestId = requestIdOf(req);
+    const track = { observed: false };
+    const path = req.path;
+    const route = routeOf(path);
+    const ambient = tracing === undefined ? undefined : ambientOfHeaders(req.headers);
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      inFlight.delete(req);
+      const durationMs = performance.now() - started;
+      const facts = route === "mcp" ? mcpFactsOf(req) : undefined;
+      const status = res.headersSent || res.writableFinished ? res.statusCode : 499;
+      observability.httpRequest({
+        method: req.method,
+        path,
+        route,
+        status,
+        durationMs,
+        requestId,
+        stream: facts?.stream ?? false,
+        ...(facts === undefined ? {} : { era: facts.era }),
+        ...(facts?.rpcMethod === undefined ? {} : { rpcMethod: facts.rpcMethod }),
+        ...(facts?.selection === undefined ? {} : { selection: facts.selection }),
+        ...(facts?.subject === undefined ? {} : { subject: facts.subject }),
+      });
+      if (facts !== undefined && tracing !== undefined && ambient !== undefined && !track.observed) {
+        tracing.recordFinished(
+          {
+            method: facts.rpcMethod ?? req.method,
+            id: facts.id ?? "",
+            era: facts.era,
+            transport: "http",
+            ...(facts.meta === undefined ? {} : { meta: facts.meta }),
+            ...(facts.subject === undefined ? {} : { subject: facts.subject }),
+          },
+          ambient,
+          startTime,
+          { durationMs, ...(status >= 400 ? { errorCode: status, error: `HTTP ${status}` } : {}) },
+        );
+      }
+    };
+    try {
+      res.setHeader("x-request-id", requestId);
+      inFlight.add(req);
+      res.once("finish", () => withLogFields({ requestId }, finish));
+      res.once("close", () => withLogFields({ requestId }, finish));
+    } catch {
+      // Observing is best effort; the request goes on.
+    }
+    const go = () => withLogFields({ requestId }, () => next(), track);
+    if (ambient === undefined) go();
+    else context.with(ambient, go);
+  };
+  return { middleware, openStreams: streamsOf(routeOf, inFlight) };
+}
+
+function streamsOf(routeOf: (path: string) => string, inFlight: ReadonlySet<IncomingMessage>): StreamCount {
+  return () => {
+    let open = 0;
+    for (const req of inFlight) if (routeOf(req.url?.split("?")[0] ?? "") === "mcp" && mcpFactsOf(req).stream) open += 1;
+    return open;
+  };
+}
+
+/** The edge when only the page's counters listen: a timer per request, nothing else. */
+function countingOnly(observability: Observability, routeOf: (path: string) => string, inFlight: Set<IncomingMessage>): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    inFlight.add(req);
+    res.once("close", () => {
+      inFlight.delete(req);
+      const stream = req.method === "GET" && routeOf(req.path) === "mcp";
+      observability.rates.record({ status: res.headersSent ? res.statusCode : 499, durationMs: performance.now() - started, stream });
+    });
+    next();
+  };
+}

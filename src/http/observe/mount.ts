@@ -1,0 +1,104 @@
+/**
+ * Where the app takes its observation (DESIGN.md §18), so `createHostApp` changes by two lines: `observeEdge` mounts
+ * the edge's observer first (request ids, the access line, HTTP metrics, the page's counters), and `observeRoutes`
+ * adds `/metrics` and the operator page before the not-found answer. What is not asked for costs nothing per request:
+ * with neither `observability` nor the page, nothing is mounted.
+ */
+import type express from "express";
+import { McpHostError } from "../../errors.js";
+import type { McpHost } from "../../host/host.js";
+import { silentLogger } from "../../logger.js";
+import { createObservability, type Observability } from "../../observe/observability.js";
+import type { HostAuth } from "../host-auth.js";
+import type { HostAppOptions } from "../http-options.js";
+import type { SelectionEndpoints } from "../selection-endpoints.js";
+import { accessObserver } from "./access-observer.js";
+import { metricsRoute } from "./metrics-route.js";
+import { uiRoutes } from "./ui-routes.js";
+
+/** What `observeEdge` set up, for `observeRoutes`. */
+export interface EdgeObservation {
+  observability: Observability | undefined;
+  openStreams(): number;
+  /** Mounts `/metrics` (on this port) and the operator page. */
+  routes(auth: HostAuth | undefined, endpoints: SelectionEndpoints): void;
+}
+
+/**
+ * The operator page's path, or undefined when it is off.
+ * @example
+ * uiPathOf({ ui: { path: "/ops" } }) // "/ops"
+ */
+export function uiPathOf(options: HostAppOptions): string | undefined {
+  if (options.ui === false) return undefined;
+  const path = typeof options.ui === "object" ? options.ui.path : undefined;
+  return path ?? "/";
+}
+
+/**
+ * The path `/metrics` answers on (this port or its own).
+ * @example
+ * metricsPathOf({}) // "/metrics"
+ */
+export function metricsPathOf(options: HostAppOptions): string {
+  return options.metrics?.path ?? "/metrics";
+}
+
+/** Refuses a `/metrics` that auth would leave open to every token. */
+function checkMetrics(options: HostAppOptions): void {
+  if (options.auth === undefined || options.observability?.metrics === undefined || options.metrics?.port !== undefined) return;
+  if ((options.metrics?.scopes ?? []).length > 0) return;
+  throw new McpHostError(
+    "AUTH_CONFIG_INVALID",
+    "metrics are on together with auth, but metrics.scopes is empty and metrics.port is not set: give /metrics the scopes a token needs (metrics.scopes), or serve it on a loopback port of its own (metrics.port)",
+  );
+}
+
+/**
+ * @example
+ * const observation = observeEdge(app, host, options); … observation.routes(auth, endpoints);
+ */
+export function observeEdge(app: express.Express, host: McpHost, options: HostAppOptions): EdgeObservation {
+  checkMetrics(options);
+  const uiPath = uiPathOf(options);
+  // The page draws the host's own counters: without an `observability`, a silent one keeps them.
+  const observability =
+    options.observability ??
+    (uiPath === undefined ? undefined : createObservability({ logger: silentLogger, accessLog: false, auditLog: false, tracing: false }));
+  const mcpPath = options.path ?? "/mcp";
+  const edge =
+    observability === undefined
+      ? undefined
+      : accessObserver(observability, { mcpPath, metricsPath: metricsPathOf(options), ...(uiPath === undefined ? {} : { uiPath }) });
+  if (edge !== undefined) app.use(edge.middleware);
+  const openStreams = edge?.openStreams ?? (() => 0);
+  return {
+    observability,
+    openStreams,
+    routes: (auth, endpoints) => {
+      const metrics = observability?.metrics;
+      observability?.watch({
+        legacySessions: () => endpoints.sessions.size,
+        listenStreams: openStreams,
+        extensionStatuses: () => host.extensionStatuses(),
+      });
+      if (metrics !== undefined && options.metrics?.port === undefined)
+        app.get(metricsPathOf(options), ...metricsRoute(metrics, auth, options.metrics?.scopes ?? []));
+      if (uiPath === undefined || observability === undefined) return;
+      app.use(
+        uiRoutes(host, auth, {
+          path: uiPath,
+          mcpPath,
+          selection: options.selection ?? {},
+          sources: {
+            host,
+            legacySessions: () => endpoints.sessions.size,
+            openStreams,
+            rates: () => observability.rates.slots(),
+            ...(options.upstreams === undefined ? {} : { upstreams: options.upstreams }),
+          },
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * What the operator page shows (DESIGN.md §18), as JSON read from the host itself: toolsets with their tools,
+ * extensions with status and errors, upstream servers with their state, live sessions and streams, the last
+ * minutes of requests; and for the selection explorer, what one selection serves — its active toolsets, tools,
+ * unknown names and instructions, the same answer `/toolsets` computes. With auth on, it is the caller's view.
+ */
+import type { HostDescription } from "../../host/describe.js";
+import type { McpHost } from "../../host/host.js";
+import { selectionFromRequest } from "../../host/selection.js";
+import type { RateSlot } from "../../observe/request-rates.js";
+import type { SelectionOptions } from "../http-options.js";
+
+/** An upstream server as the page lists it. */
+export interface UpstreamView {
+  server: string;
+  state: string;
+  tools?: number;
+  code?: string;
+  message?: string;
+}
+
+export interface OverviewSources {
+  host: McpHost;
+  legacySessions(): number;
+  openStreams(): number;
+  rates(): RateSlot[];
+  /** The gateway's servers; absent: what the host reports as unavailable. */
+  upstreams?(): readonly UpstreamView[];
+}
+
+export interface Overview {
+  service: string;
+  version: string;
+  toolsets: Array<{
+    name: string;
+    title: string;
+    description?: string;
+    default: boolean;
+    always: boolean;
+    extensions: string[];
+    tools: Array<{ name: string; title?: string; description?: string }>;
+  }>;
+  extensions: HostDescription["extensions"];
+  upstreams: UpstreamView[];
+  sessions: { legacy: number; streams: number };
+  rates: RateSlot[];
+}
+
+/**
+ * @example
+ * const overview = overviewOf(sources, undefined); overview.toolsets.map((t) => t.name);
+ */
+export function overviewOf(sources: OverviewSources, permitted: readonly string[] | undefined): Overview {
+  const host = sources.host;
+  const reachable = permitted === undefined ? undefined : new Set(permitted);
+  const declared = host.declaredToolsets().filter((t) => reachable?.has(t.name) ?? true);
+  const tools = host.offeredTools(declared.map((t) => t.name));
+  const upstreams =
+    sources.upstreams?.() ??
+    host.unavailable().map((u) => ({ server: u.server, state: "unavailable", code: u.code, ...(u.message ? { message: u.message } : {}) }));
+  return {
+    service: host.name,
+    version: host.version,
+    toolsets: declared.map((t) => ({
+      name: t.name,
+      title: t.title ?? t.name,
+      ...(t.description === undefined ? {} : { description: t.description }),
+      default: t.default,
+      always: t.always,
+      extensions: [...t.extensions],
+      tools: tools
+        .filter((tool) => tool.toolset === t.name)
+        .map((tool) => ({ name: tool.name, ...(tool.title ? { title: tool.title } : {}), ...(tool.description ? { description: tool.description } : {}) })),
+    })),
+    extensions: host.extensionStatuses(),
+    upstreams: [...upstreams],
+    sessions: { legacy: sources.legacySessions(), streams: sources.openStreams() },
+    rates: sources.rates(),
+  };
+}
+
+/** What one selection serves, for the explorer. */
+export interface Exploration extends HostDescription {
+  /** The query as given (without `?`). */
+  query: string;
+  instructions?: string;
+}
+
+/**
+ * @example
+ * await explore(host, "only=time,text", {}, undefined) // { active: [...], tools: [...], unknown: [...], instructions: "…" }
+ */
+export async function explore(host: McpHost, query: string, options: SelectionOptions, permitted: readonly string[] | undefined): Promise<Exploration> {
+  const selection = selectionFromRequest({
+    query: query.replace(/^\?/, ""),
+    header: null,
+    ...(options.ignoreKeys ? { ignoreKeys: options.ignoreKeys } : {}),
+    ...(options.default ? { defaultSelection: options.default } : {}),
+  });
+  const description = await host.describe(selection, permitted === undefined ? {} : { permitted });
+  const instructions = host.instructionsFor(description.active);
+  return { ...description, query: query.replace(/^\?/, ""), ...(instructions === undefined ? {} : { instructions }) };
+}

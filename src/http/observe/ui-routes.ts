@@ -1,0 +1,64 @@
+/**
+ * The operator page's routes (DESIGN.md §18): the page itself at `ui.path` (default `/`) — a shell with no data,
+ * public, since a browser cannot send a bearer token when it navigates — and its data under `{path}/_ui/`, which
+ * with auth on needs the token like `/toolsets` does and shows the caller's own view.
+ */
+import express, { type Request, type RequestHandler, type Router } from "express";
+import type { McpHost } from "../../host/host.js";
+import { callerOf } from "../auth/bearer-auth.js";
+import type { HostAuth } from "../host-auth.js";
+import type { SelectionOptions } from "../http-options.js";
+import { explore, type OverviewSources, overviewOf } from "./ui-data.js";
+import { renderPage } from "./ui-page.js";
+
+export interface UiRouteOptions {
+  /** Where the page is served (default `/`). */
+  path: string;
+  mcpPath: string;
+  selection: SelectionOptions;
+  sources: OverviewSources;
+}
+
+/**
+ * The `_ui/` base under the page's path.
+ * @example
+ * uiApiBase("/") // "/_ui"
+ * uiApiBase("/ops") // "/ops/_ui"
+ */
+export function uiApiBase(path: string): string {
+  return `${path.replace(/\/+$/, "")}/_ui`;
+}
+
+function permittedOf(host: McpHost, auth: HostAuth | undefined, req: Request): string[] | undefined {
+  if (auth === undefined) return undefined;
+  return auth.permissions.permitted(
+    host.declaredToolsets().map((t) => t.name),
+    callerOf(req)?.scopes ?? [],
+  );
+}
+
+/**
+ * @example
+ * app.use(uiRoutes(host, auth, { path: "/", mcpPath: "/mcp", selection: {}, sources }));
+ */
+export function uiRoutes(host: McpHost, auth: HostAuth | undefined, options: UiRouteOptions): Router {
+  const router = express.Router();
+  const api = uiApiBase(options.path);
+  const page = renderPage({ service: host.name, api, mcpPath: options.mcpPath, auth: auth !== undefined });
+  const gate: RequestHandler[] = auth === undefined ? [] : [auth.require];
+  router.get(options.path, (_req, res) => {
+    res.set("cache-control", "no-store").type("html").send(page);
+  });
+  router.get(`${api}/overview`, ...gate, (req, res) => {
+    res.set("cache-control", "no-store").json(overviewOf(options.sources, permittedOf(host, auth, req)));
+  });
+  router.get(`${api}/explore`, ...gate, async (req, res, next) => {
+    try {
+      const query = typeof req.query.q === "string" ? req.query.q : "";
+      res.set("cache-control", "no-store").json(await explore(host, query, options.selection, permittedOf(host, auth, req)));
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,75 @@
+/**
+ * Where log lines go, made safe (DESIGN.md §18: nothing here may break a request): a stream that errors (a closed
+ * pipe, a full disk) is never allowed to throw into the caller or crash the process with an unhandled `error`
+ * event, and a stream that cannot keep up (a stuck pipe) gets lines dropped, counted, rather than buffered without
+ * bound. A line dropped is reported once the stream takes lines again.
+ */
+
+/** What a log destination must offer: `write`, and optionally the parts of a Node stream used to stay bounded. */
+export interface LogStream {
+  write(line: string): unknown;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  writableLength?: number;
+  isTTY?: boolean;
+}
+
+/**
+ * Most bytes a stream may hold unwritten before lines are dropped.
+ * @example
+ * if ((stream.writableLength ?? 0) > MAX_BUFFERED_BYTES) dropped += 1;
+ */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** A destination that never throws, never crashes the process, and stays bounded. */
+export interface SafeLogStream {
+  write(line: string): void;
+  /** Lines dropped so far (the stream errored or was full). */
+  readonly dropped: number;
+}
+
+/**
+ * @example
+ * const out = safeLogStream(process.stderr); out.write('{"msg":"hi"}\n');
+ */
+export function safeLogStream(stream: LogStream): SafeLogStream {
+  let dropped = 0;
+  let failing = false;
+  let reported = 0;
+  stream.on?.("error", () => {
+    failing = true;
+  });
+  const attempt = (line: string): boolean => {
+    try {
+      stream.write(line);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    get dropped() {
+      return dropped;
+    },
+    write(line) {
+      if ((stream.writableLength ?? 0) > MAX_BUFFERED_BYTES) {
+        dropped += 1;
+        return;
+      }
+      if (failing) {
+        // Try again: a disk that was full may have room now. The error of this attempt, if any, comes as an event.
+        failing = false;
+      }
+      if (!attempt(line)) {
+        dropped += 1;
+        return;
+      }
+      if (dropped > reported) {
+        const lost = dropped - reported;
+        reported = dropped;
+        attempt(
+          `${JSON.stringify({ level: "warn", time: new Date().toISOString(), component: "logging", msg: `${lost} log lines were dropped (the log stream failed or was full)`, dropped: lost })}\n`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The `Logger` extensions see, written by pino (DESIGN.md §18): one JSON line per record when the log stream is not
+ * a terminal, a readable line on a terminal (`format: "auto"`, the default), or whichever `format` says. Every
+ * line carries `time`, `level`, `component` (`http`, `gateway/git`, `extension`, …), the fields of the request it
+ * was written for (request id; tool, toolset, extension or server inside a call — see log-context.ts) and its data.
+ * Lines go to stderr: stdout belongs to the stdio transport.
+ */
+import pino from "pino";
+import type { LogData, Logger, LogLevel } from "../logger.js";
+import { logFields } from "./log-context.js";
+import { type LogStream, safeLogStream, type SafeLogStream } from "./log-stream.js";
+import { prettyLine } from "./pretty-line.js";
+
+/** How lines are written: JSON lines, readable lines, or JSON unless the stream is a terminal. */
+export type LogFormat = "json" | "pretty" | "auto";
+
+export interface PinoLoggerOptions {
+  /** Lines below this level are dropped (default info). */
+  level?: LogLevel;
+  /** Default `auto`: readable on a terminal, JSON lines otherwise. */
+  format?: LogFormat;
+  /** Where lines go (default `process.stderr`). */
+  stream?: LogStream;
+  /** The root's name: dropped from each line's component (default `mcp-host`). */
+  root?: string;
+}
+
+/** A pino-backed logger, and what it dropped. */
+export interface PinoLogger extends Logger {
+  /** Lines lost because the stream failed or was full. */
+  readonly dropped: number;
+}
+
+/** Keys a line's own data may not take: they would shadow the line's frame. */
+const FRAME_KEYS = new Set(["level", "time", "msg", "component"]);
+
+function destinationOf(stream: LogStream, format: "json" | "pretty"): { write(line: string): void; safe: SafeLogStream } {
+  const safe = safeLogStream(stream);
+  if (format === "json") return { write: (line) => safe.write(line), safe };
+  const colour = stream.isTTY === true;
+  return {
+    safe,
+    write: (line) => {
+      try {
+        safe.write(`${prettyLine(JSON.parse(line) as Record<string, unknown>, colour)}\n`);
+      } catch {
+        safe.write(line);
+      }
+    },
+  };
+}
+
+function componentOf(prefix: readonly string[], bindings: LogData | undefined): string {
+  if (typeof bindings?.extension === "string" && prefix.at(-1) === bindings.extension) return "extension";
+  return prefix.join("/");
+}
+
+function cleaned(data: LogData | undefined): LogData | undefined {
+  if (data === undefined) return undefined;
+  let out: LogData | undefined;
+  for (const key of Object.keys(data)) {
+    if (!FRAME_KEYS.has(key)) continue;
+    out ??= { ...data };
+    out[`data.${key}`] = out[key];
+    delete out[key];
+  }
+  return out ?? data;
+}
+
+/**
+ * @example
+ * const logger = createPinoLogger({ level: "info", format: "json" });
+ * logger.child("http").info("GET /healthz 200", { status: 200 });
+ * // {"level":"info","time":"2026-01-01T12:00:00.000Z","component":"http","status":200,"msg":"GET /healthz 200"}
+ */
+export function createPinoLogger(options: PinoLoggerOptions = {}): PinoLogger {
+  const stream = options.stream ?? process.stderr;
+  const format = options.format === "json" || options.format === "pretty" ? options.format : stream.isTTY === true ? "pretty" : "json";
+  const destination = destinationOf(stream, format);
+  const root = pino(
+    {
+      level: options.level ?? "info",
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => logFields() ?? {},
+    },
+    destination,
+  );
+  const make = (prefix: readonly string[], bindings: LogData | undefined): PinoLogger => {
+    const component = componentOf(prefix, bindings) || (options.root ?? "mcp-host");
+    const emit = (level: LogLevel) => (message: string, data?: LogData) => {
+      try {
+        root[level]({ component, ...bindings, ...cleaned(data) }, message);
+      } catch {
+        // A value pino cannot write (it handles cycles; this is for the rest) loses its line, not the request.
+      }
+    };
+    return {
+      debug: emit("debug"),
+      info: emit("info"),
+      warn: emit("warn"),
+      error: emit("error"),
+      child: (name, more) => make([...prefix, name], more === undefined ? bindings : { ...bindings, ...more }),
+      get dropped() {
+        return destination.safe.dropped;
+      },
+    };
+  };
+  return make([], undefined);
+}

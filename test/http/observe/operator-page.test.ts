@@ -1,0 +1,141 @@
+// The operator page (DESIGN.md §18) in a real headless Chromium: it loads with no console error and no request
+// anywhere but the host, shows the toolsets with their tools and the extensions with their status and errors,
+// explores a selection (what the URL serves, its instructions, its unknown names), and runs a tool through a form
+// generated from the tool's input schema — through the real MCP endpoint, as the audit line proves. With auth on,
+// its data is refused without a token and shown with one; `ui: false` turns it off.
+import { after, afterEach, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { defineExtension } from "../../../src/extension/define.js";
+import { type AuthorizationServer, startAuthorizationServer } from "../../fixtures/auth/authorization-server.js";
+import { AUDIENCE, bearer } from "../../helpers/auth-host.js";
+import { openPage } from "../../helpers/browser.js";
+import { Cleanup, raw } from "../../helpers/http-host.js";
+import { kit, serveObserved } from "../../helpers/observed-host.js";
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+const servers: AuthorizationServer[] = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+const broken = defineExtension({
+  name: "broken",
+  setup: () => {
+    throw new Error("broken on purpose");
+  },
+});
+
+const units = defineExtension({
+  name: "units",
+  toolsets: [{ name: "units", title: "Units", default: false }],
+  tools: [
+    {
+      name: "convert",
+      description: "Converts a length",
+      inputSchema: {
+        type: "object",
+        properties: {
+          value: { type: "number", description: "how many" },
+          unit: { type: "string", enum: ["m", "km"] },
+          exact: { type: "boolean" },
+        },
+        required: ["value", "unit"],
+      },
+      handler: (args: { value: number; unit: string; exact?: boolean }) => ({
+        content: [{ type: "text", text: `${args.unit === "km" ? args.value * 1000 : args.value} m${args.exact ? " exactly" : ""}` }],
+      }),
+    },
+  ],
+});
+
+describe("the operator page", { timeout: 120_000 }, () => {
+  it("loads offline with no console error, shows toolsets and extensions, explores a selection and runs a tool through the form", async () => {
+    const served = await serveObserved(cleanup, [kit, units, broken]);
+    const { page, errors, foreign } = await openPage(cleanup, new URL("/", served.baseUrl));
+
+    await page.locator("#toolsets table").waitFor();
+    const toolsets = await page.locator("#toolsets tr td:first-child b").allTextContents();
+    assert.deepEqual(toolsets, ["broken", "kit", "units"]);
+    assert.deepEqual(await page.locator("#toolsets tr", { hasText: "kit" }).first().locator(".tools code").allTextContents(), [
+      "boom",
+      "echo",
+      "login",
+      "refuse",
+      "sleepy",
+    ]);
+    const brokenRow = page.locator("#extensions tr", { hasText: "broken" });
+    assert.equal(await brokenRow.locator(".badge").textContent(), "failed");
+    assert.match((await brokenRow.locator("td.error").textContent()) ?? "", /broken on purpose/);
+
+    await page.fill("#query", "only=units,nosuch");
+    await page.click("#explore button");
+    await page.locator("#explored-url").waitFor();
+    assert.equal(await page.locator("#explored-url").textContent(), "/mcp?only=units,nosuch");
+    assert.equal(await page.locator("#explored-active").textContent(), "units");
+    assert.equal(await page.locator("#explored-unknown").textContent(), "nosuch");
+    assert.deepEqual(await page.locator("#explored-tools code").allTextContents(), ["convert", "list_server_toolsets"]);
+
+    // The form is generated from convert's input schema: a number, an enum, a boolean.
+    await page.locator("#arg-value").waitFor();
+    await page.selectOption("#tool", "convert");
+    await page.fill("#arg-value", "2.5");
+    await page.selectOption("#arg-unit", '"km"');
+    await page.check("#arg-exact");
+    await page.click("#call");
+    await page.locator("#result", { hasText: "2500 m exactly" }).waitFor();
+    const shown = JSON.parse((await page.locator("#result").textContent()) ?? "{}") as { content: unknown };
+    assert.deepEqual(shown.content, [{ type: "text", text: "2500 m exactly" }]);
+    const audit = await served.waitFor((l) => l.component === "audit" && l.tool === "convert");
+    assert.deepEqual([audit.outcome, audit.era, audit.toolset], ["ok", "modern", "units"], "the call went through the MCP endpoint");
+    const access = await served.waitFor((l) => l.component === "access" && l.rpcMethod === "tools/call");
+    assert.deepEqual([access.path, access.selection], ["/mcp", "units"]);
+
+    // The traffic panel draws the host's own counters.
+    await page.reload();
+    await page.locator("#request-total").waitFor();
+    assert.ok(Number(await page.locator("#request-total").textContent()) >= 5);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(foreign, [], "the page fetched nothing from anywhere else");
+  });
+
+  it("with auth on, refuses its data without a token and shows the caller's view with one", async () => {
+    const as = await startAuthorizationServer();
+    servers.push(as);
+    const served = await serveObserved(cleanup, [kit, units], {
+      http: { auth: { issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri, toolsetScopes: { units: ["mcp:units"] } } },
+    });
+    const overview = new URL("/_ui/overview", served.baseUrl);
+    assert.equal((await raw({ url: overview })).status, 401);
+    assert.equal((await raw({ url: new URL("/_ui/explore?q=only%3Dkit", served.baseUrl) })).status, 401);
+
+    const { page, errors } = await openPage(cleanup, new URL("/", served.baseUrl));
+    await page.locator("#gate-message").waitFor();
+    assert.match((await page.locator("#gate-message").textContent()) ?? "", /paste an access token/);
+    assert.equal(await page.locator("#app").isHidden(), true);
+    assert.deepEqual(errors, [], "asking for a token is not an error");
+
+    const token = await as.mint({ aud: AUDIENCE, scope: "mcp:read" });
+    assert.equal((await raw({ url: overview, headers: bearer(token) })).status, 200);
+    await page.fill("#token", token);
+    await page.click("#gate-form button");
+    await page.locator("#toolsets table").waitFor();
+    // The token does not reach `units`: the caller's view leaves it out.
+    assert.deepEqual(await page.locator("#toolsets tr td:first-child b").allTextContents(), ["kit"]);
+    await page.locator('#tool option[value="echo"]').waitFor({ state: "attached" });
+    await page.selectOption("#tool", "echo");
+    await page.fill("#arg-text", "with a token");
+    await page.click("#call");
+    await page.locator("#result", { hasText: "with a token" }).waitFor();
+  });
+
+  it("is not served with ui: false, and moves with ui.path", async () => {
+    const off = await serveObserved(cleanup, [kit], { http: { ui: false } });
+    assert.equal((await raw({ url: new URL("/", off.baseUrl) })).status, 404);
+    assert.equal((await raw({ url: new URL("/_ui/overview", off.baseUrl) })).status, 404);
+    const moved = await serveObserved(cleanup, [kit], { http: { ui: { path: "/ops" } } });
+    const page = await raw({ url: new URL("/ops", moved.baseUrl) });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /"api":"\/ops\/_ui"/);
+    assert.equal((await raw({ url: new URL("/ops/_ui/overview", moved.baseUrl) })).json.service, "test-host");
+    assert.equal((await raw({ url: new URL("/", moved.baseUrl) })).status, 404);
+  });
+});
