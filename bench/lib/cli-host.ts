@@ -33,6 +33,7 @@ export interface CliHostOptions {
 export class CliHost implements Measured {
   private stderrText = "";
   private stderrCount = 0;
+  private partialLine = "";
   private readonly eras = new Map<string, string>();
   private readonly exited: Promise<void>;
 
@@ -92,7 +93,13 @@ export class CliHost implements Measured {
   private absorb(chunk: string): void {
     this.stderrCount += chunk.length;
     this.stderrText = (this.stderrText + chunk).slice(-65_536);
-    for (const match of chunk.matchAll(/\[([^\]\s]+)\] connected \((\w+) era\)/g)) this.eras.set(match[1]!, match[2]!);
+    this.partialLine += chunk;
+    const lines = this.partialLine.split("\n");
+    this.partialLine = lines.pop()!;
+    for (const line of lines) {
+      const match = /\[([^\]\s]+)\] connected \((\w+) era\)/.exec(line);
+      if (match) this.eras.set(match[1]!, match[2]!);
+    }
   }
 
   get pid(): number {
