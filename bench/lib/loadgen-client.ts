@@ -76,6 +76,15 @@ export class LoadGenerator {
     return this.request({ cmd: "close", key });
   }
 
+  /** Starts a stdio server inside the load generator and opens it (2025 handshake); a target can then drive it. */
+  startStdio(key: string, command: string, args: readonly string[]): Promise<{ pid: number }> {
+    return this.request({ cmd: "start-stdio", key, command, args: [...args] });
+  }
+
+  stopStdio(key: string): Promise<unknown> {
+    return this.request({ cmd: "stop-stdio", key });
+  }
+
   async close(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.child.disconnect();

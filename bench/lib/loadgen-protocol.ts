@@ -1,7 +1,7 @@
 /**
  * The messages between the suite and its load-generator process: open a target (a keep-alive pool of N
- * connections, and for the 2025 era one session per worker), drive it closed-loop for a while, open and delete
- * idle sessions, close it.
+ * connections, and for the 2025 era one session per worker — or a stdio server the load generator started), drive
+ * it closed-loop for a while, open and delete idle sessions, close it; start and stop stdio servers.
  */
 import type { Era } from "./protocol.js";
 
@@ -10,7 +10,10 @@ export type Op = "call" | "list" | "churn";
 
 export interface OpenTarget {
   key: string;
+  /** The MCP endpoint (its query, e.g. `?only=up`, is kept). Unused for a stdio target. */
   url: string;
+  /** Drive this stdio server (the key it was started with) instead of HTTP: `call` only, 2025 era. */
+  stdio?: string;
   era: Era;
   concurrency: number;
   /** Tools a `tools/list` must return. */
@@ -26,7 +29,9 @@ export type Command =
   | { cmd: "delete-idle"; key: string }
   | { cmd: "probe-idle"; key: string; index: number }
   | { cmd: "forget-idle"; key: string }
-  | { cmd: "close"; key: string };
+  | { cmd: "close"; key: string }
+  | { cmd: "start-stdio"; key: string; command: string; args: string[] }
+  | { cmd: "stop-stdio"; key: string };
 
 export interface Sample {
   ok: number;

@@ -1,13 +1,26 @@
 /**
- * The load-generator process: closed-loop HTTP clients over keep-alive connections (undici Pool, pipelining 1).
- * N workers each send their next request when the previous answer has been read and checked; every answer is
- * checked (protocol.ts), and a wrong one is counted as a failure with its reason, never as throughput. It runs in
- * its own process so that its CPU is not the server's; it exits when the suite goes away.
+ * The load-generator process: closed-loop HTTP clients over keep-alive connections (undici Pool, pipelining 1),
+ * or over the pipe of a stdio server it started (loadgen-stdio.ts). N workers each send their next request when
+ * the previous answer has been read and checked; every answer is checked (protocol.ts), and a wrong one is
+ * counted as a failure with its reason, never as throughput. It runs in its own process so that its CPU is not
+ * the server's; it exits when the suite goes away (and takes its stdio servers with it).
  */
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import type { Command, OpenTarget, Op, Reply, Sample } from "./loadgen-protocol.js";
-import { callBody, checkCall, checkInitialize, checkList, INITIALIZED_BODY, initializeBody, listBody, requestHeaders, type Answer } from "./protocol.js";
+import { StdioConnection } from "./loadgen-stdio.js";
+import {
+  callBody,
+  checkCall,
+  checkCallMessage,
+  checkInitialize,
+  checkList,
+  INITIALIZED_BODY,
+  initializeBody,
+  listBody,
+  requestHeaders,
+  type Answer,
+} from "./protocol.js";
 import { SameAnswer } from "./same-answer.js";
 
 /** Every id has 10 digits, so a big answer's length does not change with its id (same-answer.ts). */
@@ -20,20 +33,25 @@ interface Session {
 
 interface Target {
   spec: OpenTarget;
-  pool: Pool;
+  /** HTTP targets: the pool and the path (with its query). */
+  pool?: Pool;
   path: string;
+  /** stdio targets: the server's pipe. */
+  stdio?: StdioConnection;
   sessions: Session[];
   idle: Session[];
   lists: SameAnswer;
 }
 
 const targets = new Map<string, Target>();
+const stdioServers = new Map<string, StdioConnection>();
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
 async function send(target: Target, method: "POST" | "DELETE", headers: Record<string, string>, body?: string): Promise<Answer> {
+  if (!target.pool) throw new Error(`target "${target.spec.key}" is a stdio server: only tools/call is driven over stdio`);
   const response = await target.pool.request({ path: target.path, method, headers, ...(body === undefined ? {} : { body }) });
   const bytes = Buffer.from(await response.body.arrayBuffer());
   const sessionId = header(response.headers["mcp-session-id"]);
@@ -65,6 +83,7 @@ async function deleteSession(target: Target, session: Session): Promise<void> {
 async function call(target: Target, session: Session | undefined): Promise<string | undefined> {
   const id = nextId++;
   const text = `echo #${id}`;
+  if (target.stdio) return checkCallMessage(await target.stdio.request(id, callBody("session", id, text)), id, text);
   const era = target.spec.era;
   const answer = await send(
     target,
@@ -160,9 +179,17 @@ async function handle(command: Command): Promise<unknown> {
   switch (command.cmd) {
     case "open": {
       const spec = command.target;
+      if (spec.stdio !== undefined) {
+        const stdio = stdioServers.get(spec.stdio);
+        if (!stdio) throw new Error(`no stdio server "${spec.stdio}" was started`);
+        if (spec.sessions || spec.era !== "session")
+          throw new Error(`stdio target "${spec.key}": a stdio server is driven in the 2025 era, without HTTP sessions`);
+        targets.set(spec.key, { spec, path: "", stdio, sessions: [], idle: [], lists: new SameAnswer() });
+        return { sessions: 0 };
+      }
       const url = new URL(spec.url);
       const pool = new Pool(url.origin, { connections: spec.concurrency, pipelining: 1, headersTimeout: 120_000, bodyTimeout: 120_000 });
-      const target: Target = { spec, pool, path: url.pathname, sessions: [], idle: [], lists: new SameAnswer() };
+      const target: Target = { spec, pool, path: `${url.pathname}${url.search}`, sessions: [], idle: [], lists: new SameAnswer() };
       targets.set(spec.key, target);
       if (spec.sessions) target.sessions = await limited(spec.concurrency, spec.concurrency, () => openSession(target));
       return { sessions: target.sessions.length };
@@ -208,7 +235,19 @@ async function handle(command: Command): Promise<unknown> {
       if (!target) return {};
       targets.delete(command.key);
       await Promise.allSettled(target.sessions.map((s) => deleteSession(target, s)));
-      await target.pool.close();
+      await target.pool?.close();
+      return {};
+    }
+    case "start-stdio": {
+      if (stdioServers.has(command.key)) throw new Error(`stdio server "${command.key}" is already running`);
+      const server = await StdioConnection.open({ command: command.command, args: command.args }, nextId++);
+      stdioServers.set(command.key, server);
+      return { pid: server.pid };
+    }
+    case "stop-stdio": {
+      const server = stdioServers.get(command.key);
+      stdioServers.delete(command.key);
+      await server?.close();
       return {};
     }
   }
@@ -220,7 +259,9 @@ function get(key: string): Target {
   return target;
 }
 
-process.on("disconnect", () => process.exit(0));
+process.on("disconnect", () => {
+  void Promise.allSettled([...stdioServers.values()].map((s) => s.close())).finally(() => process.exit(0));
+});
 process.on("message", (message: Command & { seq: number }) => {
   handle(message).then(
     (value) => process.send!({ seq: message.seq, ok: true, value } satisfies Reply),

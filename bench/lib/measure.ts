@@ -6,7 +6,6 @@
  */
 import type { LoadGenerator } from "./loadgen-client.js";
 import type { Op, Sample } from "./loadgen-protocol.js";
-import type { PeerProcess } from "./peer-process.js";
 import type { Era } from "./protocol.js";
 import { median, percentile, sum } from "./stats.js";
 
@@ -20,11 +19,28 @@ export interface Timing {
   rounds: number;
 }
 
+/** A server process as the loop sees it: its CPU time and RSS from /proc (a PeerProcess, a CLI host, a stdio child). */
+export interface Measured {
+  readonly pid: number;
+  /** CPU time (µs, all threads) used so far. */
+  cpuMicros(): number;
+  rssBytes(): number;
+  /** Its MCP endpoint, when it serves HTTP. */
+  readonly url?: URL;
+}
+
 export interface Subject {
   /** Unique in the scenario, e.g. "mcp-host". */
   id: string;
   label: string;
-  peer: PeerProcess;
+  /** The server measured: its CPU and RSS are the row's server columns. */
+  peer: Measured;
+  /** Where requests go when not the peer's own URL (e.g. a selection, `?only=up`). */
+  url?: string;
+  /** Drive the stdio server the load generator started under this key instead of HTTP. */
+  stdio?: string;
+  /** A process behind the server (a gateway's upstream): its CPU is read over the same windows. */
+  upstream?: Measured;
   era: Era;
   op: Op;
   /** Tools its tools/list must return. */
@@ -42,6 +58,8 @@ export interface Round {
   cpuMicros: number;
   rssBytes: number;
   loadCpuMicros: number;
+  /** The upstream's CPU over the timed window (µs), when the subject has one. */
+  upstreamCpuMicros?: number;
 }
 
 export interface Row {
@@ -60,6 +78,9 @@ export interface Row {
   cpuPerRequestMicros: number;
   /** Share of one core the server used while timed (can pass 100%: GC threads). */
   serverCpuPercent: number;
+  /** The upstream's CPU per checked answer (µs) and its share of a core, when the subject has one. */
+  upstreamCpuPerRequestMicros?: number;
+  upstreamCpuPercent?: number;
   loadCpuPercent: number;
   rssBytes: number;
   /** Wrong answers (warm-ups included). */
@@ -97,13 +118,16 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
   const tallies = new Map<string, Tally>(subjects.map((s) => [s.id, { rounds: [], latencies: [], errors: 0, bodies: new Set() }]));
   try {
     for (const subject of subjects) {
+      const url = subject.url ?? subject.peer.url?.href;
+      if (url === undefined && subject.stdio === undefined) throw new Error(`${subject.label}: no URL and no stdio server to drive`);
       await loadgen.open({
         key: key(subject),
-        url: subject.peer.url.href,
+        url: url ?? "",
+        ...(subject.stdio === undefined ? {} : { stdio: subject.stdio }),
         era: subject.era,
         concurrency,
         tools: subject.tools,
-        sessions: subject.era === "session" && subject.op !== "churn",
+        sessions: subject.stdio === undefined && subject.era === "session" && subject.op !== "churn",
       });
     }
     for (const subject of subjects) {
@@ -119,8 +143,10 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
         const tally = tallies.get(subject.id)!;
         absorbFailures(tally, await loadgen.drive(key(subject), subject.op, timing.warmupMs, false));
         const cpuBefore = subject.peer.cpuMicros();
+        const upstreamBefore = subject.upstream?.cpuMicros();
         const sample = await loadgen.drive(key(subject), subject.op, timing.measureMs, true);
         const cpuMicros = subject.peer.cpuMicros() - cpuBefore;
+        const upstreamCpuMicros = upstreamBefore === undefined ? undefined : subject.upstream!.cpuMicros() - upstreamBefore;
         absorbFailures(tally, sample);
         tally.rounds.push({
           rps: sample.ok / sample.seconds,
@@ -130,6 +156,7 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
           cpuMicros,
           rssBytes: subject.peer.rssBytes(),
           loadCpuMicros: sample.loadCpuMicros,
+          ...(upstreamCpuMicros === undefined ? {} : { upstreamCpuMicros }),
         });
         for (const latency of sample.latencies) tally.latencies.push(latency);
         context.log(
@@ -148,6 +175,7 @@ function toRow(subject: Subject, concurrency: number, tally: Tally): Row {
   const ok = sum(tally.rounds.map((r) => r.ok));
   const cpu = sum(tally.rounds.map((r) => r.cpuMicros));
   const latencies = tally.latencies.sort((a, b) => a - b);
+  const upstream = subject.upstream ? sum(tally.rounds.map((r) => r.upstreamCpuMicros ?? 0)) : undefined;
   return {
     id: subject.id,
     label: subject.label,
@@ -161,6 +189,9 @@ function toRow(subject: Subject, concurrency: number, tally: Tally): Row {
     p99Ms: percentile(latencies, 99),
     cpuPerRequestMicros: ok > 0 ? cpu / ok : NaN,
     serverCpuPercent: seconds > 0 ? (cpu / 1e6 / seconds) * 100 : NaN,
+    ...(upstream === undefined
+      ? {}
+      : { upstreamCpuPerRequestMicros: ok > 0 ? upstream / ok : NaN, upstreamCpuPercent: seconds > 0 ? (upstream / 1e6 / seconds) * 100 : NaN }),
     loadCpuPercent: seconds > 0 ? (sum(tally.rounds.map((r) => r.loadCpuMicros)) / 1e6 / seconds) * 100 : NaN,
     rssBytes: Math.max(...tally.rounds.map((r) => r.rssBytes)),
     errors: tally.errors,

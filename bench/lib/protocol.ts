@@ -75,18 +75,34 @@ export function resultOf(answer: Answer, id: number): { result?: Record<string, 
   } catch {
     return { problem: `not JSON: ${text.slice(0, 300)}` };
   }
+  return resultIn(messages, id, () => text);
+}
+
+/** The JSON-RPC result for `id` among parsed messages (`shown`: what to quote when there is none). */
+function resultIn(messages: ReadonlyArray<Record<string, any>>, id: number, shown: () => string): { result?: Record<string, any>; problem?: string } {
   const message = messages.find((m) => m.id === id);
-  if (!message) return { problem: `no answer for id ${id}: ${text.slice(0, 300)}` };
+  if (!message) return { problem: `no answer for id ${id}: ${shown().slice(0, 300)}` };
   if (message.error) return { problem: `JSON-RPC error: ${JSON.stringify(message.error).slice(0, 300)}` };
   return { result: message.result as Record<string, any> };
 }
 
-/** Right when the answer is this request's echoed text. */
-export function checkCall(answer: Answer, id: number, text: string): string | undefined {
-  const { result, problem } = resultOf(answer, id);
+function checkEcho({ result, problem }: { result?: Record<string, any>; problem?: string }, text: string): string | undefined {
   if (problem) return problem;
   if (result?.isError || result?.content?.[0]?.text !== text) return `not the echo of "${text}": ${JSON.stringify(result).slice(0, 300)}`;
   return undefined;
+}
+
+/** Right when the answer is this request's echoed text. */
+export function checkCall(answer: Answer, id: number, text: string): string | undefined {
+  return checkEcho(resultOf(answer, id), text);
+}
+
+/** The same check on one JSON-RPC message already parsed (a stdio line). */
+export function checkCallMessage(message: Record<string, any>, id: number, text: string): string | undefined {
+  return checkEcho(
+    resultIn([message], id, () => JSON.stringify(message)),
+    text,
+  );
 }
 
 /** Right when the answer lists exactly `expected` tools, `echo` among them, each with an input schema. */

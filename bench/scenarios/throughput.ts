@@ -31,6 +31,29 @@ export interface Group {
 }
 
 /**
+ * The CPU profiles written into `profileDir` since `before` (its file names then), with the main thread's top
+ * self-time items as tables, each labelled by its process (`labels`: pid → label).
+ */
+export function profilesSince(
+  profileDir: string,
+  before: ReadonlySet<string>,
+  labels: ReadonlyMap<number, string>,
+): { profiles: Table[]; profileFiles: string[] } {
+  const profiles: Table[] = [];
+  const profileFiles: string[] = [];
+  for (const name of readdirSync(profileDir).filter((n) => n.endsWith(".cpuprofile") && !before.has(n))) {
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread, the others are tsx's
+    // module loader (idle once the server runs), so only the main thread's profile is summarised.
+    const [, , , pid, thread] = name.split(".");
+    const file = join(profileDir, name);
+    profileFiles.push(file);
+    if (thread !== "0") continue;
+    profiles.push(...profileTables(summarizeProfile(file), `CPU profile of ${labels.get(Number(pid)) ?? `pid ${pid}`} (pid ${pid}, main thread)`));
+  }
+  return { profiles, profileFiles };
+}
+
+/**
  * Measures the plans' subjects: for each group of operations (e.g. calls, then lists), at each of its
  * concurrencies, all of that group's subjects interleaved.
  */
@@ -61,18 +84,6 @@ export async function runThroughput(context: ScenarioContext, plans: readonly Pl
   } finally {
     await closePeers(peers);
   }
-  const profiles: Table[] = [];
-  const profileFiles: string[] = [];
-  if (profileDir) {
-    for (const name of readdirSync(profileDir).filter((n) => n.endsWith(".cpuprofile") && !before.has(n))) {
-      // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread, the others are tsx's
-      // module loader (idle once the server runs), so only the main thread's profile is summarised.
-      const [, , , pid, thread] = name.split(".");
-      const file = join(profileDir, name);
-      profileFiles.push(file);
-      if (thread !== "0") continue;
-      profiles.push(...profileTables(summarizeProfile(file), `CPU profile of ${labels.get(Number(pid)) ?? `pid ${pid}`} (pid ${pid}, main thread)`));
-    }
-  }
+  const { profiles, profileFiles } = profileDir ? profilesSince(profileDir, before, labels) : { profiles: [], profileFiles: [] };
   return { rows, profiles, profileFiles };
 }
