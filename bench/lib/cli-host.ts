@@ -97,7 +97,8 @@ export class CliHost implements Measured {
     const lines = this.partialLine.split("\n");
     this.partialLine = lines.pop()!;
     for (const line of lines) {
-      const match = /\[([^\]\s]+)\] connected \((\w+) era\)/.exec(line);
+      // A readable line says `[up] connected (modern era)`; a JSON line (stderr is a pipe) says it in `component`/`msg`.
+      const match = /\[([^\]\s]+)\] connected \((\w+) era\)/.exec(line) ?? /"component":"gateway\/([^"]+)".*"msg":"connected \((\w+) era\)"/.exec(line);
       if (match) this.eras.set(match[1]!, match[2]!);
     }
   }

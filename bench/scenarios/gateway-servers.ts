@@ -49,11 +49,24 @@ export interface StartOptions {
   profileUpstream: boolean;
 }
 
+/**
+ * No access or audit line per request: no peer logs per request, and what those lines cost is measured apart
+ * (docs/operate.md). Debug stays on for the one era line per upstream connection.
+ */
+const QUIET = { access: false, audit: false };
+
 function project(dir: string, servers: Record<string, unknown>): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true, name: "bench-gateway", version: "1.0.0", type: "module" }, null, 2)}\n`);
   const config = join(dir, "mcp-host.config.json");
-  writeFileSync(config, `${JSON.stringify({ extensions: { discover: false }, servers }, null, 2)}\n`);
+  writeFileSync(config, `${JSON.stringify({ extensions: { discover: false }, servers, logging: QUIET }, null, 2)}\n`);
+  return config;
+}
+
+/** The config of the native reference: its project's extensions, as found, with the same logging. */
+function nativeConfig(dir: string): string {
+  const config = join(dir, "native.config.json");
+  writeFileSync(config, `${JSON.stringify({ logging: QUIET }, null, 2)}\n`);
   return config;
 }
 
@@ -104,13 +117,14 @@ export async function startGatewayServers(options: StartOptions): Promise<Gatewa
     upstream = await PeerProcess.start({ peer: "sdk-v2", extraTools: 0 }, profileDir && options.profileUpstream ? { cpuProfDir: profileDir } : {});
     const httpConfig = project(join(dir, "http"), { [UPSTREAM_TOOLSET]: { url: upstream.url.href } });
     const stdioConfig = project(join(dir, "stdio"), { [UPSTREAM_TOOLSET]: { command: process.execPath, args: [STDIO_ECHO] } });
+    const native = nativeConfig(dir);
     const prof = profileDir ? { cpuProfDir: profileDir } : {};
     const configs: Record<HostRole, { cwd: string; config?: string }> = {
       http: { cwd: join(dir, "http"), config: httpConfig },
       "http-session": { cwd: join(dir, "http"), config: httpConfig },
       stdio: { cwd: join(dir, "stdio"), config: stdioConfig },
-      native: { cwd: NATIVE_PROJECT },
-      "native-session": { cwd: NATIVE_PROJECT },
+      native: { cwd: NATIVE_PROJECT, config: native },
+      "native-session": { cwd: NATIVE_PROJECT, config: native },
     };
     const direct = loadgen.startStdio(DIRECT_STDIO_KEY, process.execPath, [STDIO_ECHO]).then((started) => {
       directStarted = true;
