@@ -37,12 +37,16 @@ export interface BrowserPage {
  * @example
  * const { page, errors } = await openPage(cleanup, new URL("/", served.baseUrl));
  */
-export async function openPage(cleanup: Cleanup, url: URL, options: { viewport?: { width: number; height: number } } = {}): Promise<BrowserPage> {
+export async function openPage(
+  cleanup: Cleanup,
+  url: URL,
+  options: { viewport?: { width: number; height: number } /** More Chromium flags, e.g. `--host-resolver-rules=…`. */; args?: string[] } = {},
+): Promise<BrowserPage> {
   const profile = mkdtempSync(join(tmpdir(), "mcp-host-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: [...FLAGS, ...(options.args ?? [])],
     viewport: options.viewport ?? { width: 1280, height: 900 },
   });
   cleanup.add(async () => {
