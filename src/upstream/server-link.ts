@@ -233,7 +233,8 @@ export class ServerLink {
           const problem = await this.readListing();
           if (problem) this.deps.logger.warn(problem.message, { code: problem.code, server: this.name });
         } catch (error) {
-          this.deps.logger.warn(`re-reading server "${this.name}" failed: ${messageOf(error)}`, { server: this.name });
+          // Closing while a re-read was on its way is no failure: nobody will read the listing again.
+          if (this.state !== "closed") this.deps.logger.warn(`re-reading server "${this.name}" failed: ${messageOf(error)}`, { server: this.name });
         }
       } while (this.refreshAgain && this.state !== "closed");
       if (this.state === "closed") return;
