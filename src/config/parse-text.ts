@@ -3,10 +3,19 @@
  * syntax error becomes a problem with the file, line and column and a reason in our words; duplicate keys are
  * errors, not silently last-wins; a file holding only comments counts as empty.
  */
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
 import { fileProblem } from "./config-file-error.js";
 import { jsonSyntaxError } from "./json-syntax.js";
 import { refuseImport } from "./refuse-import.js";
+
+type Yaml = typeof import("yaml");
+let yaml: Yaml | undefined;
+
+/** The yaml package, loaded on the first YAML file: most starts (stdio from a desktop client) have none to read. */
+function yamlPackage(): Yaml {
+  yaml ??= createRequire(import.meta.url)("yaml") as Yaml;
+  return yaml;
+}
 
 const YAML_REASONS: Record<string, string> = {
   DUPLICATE_KEY: "a key appears twice in one map",
@@ -30,7 +39,7 @@ const YAML_REASONS: Record<string, string> = {
  * loadYamlText("/srv/.mcp-hostrc.yaml", "http:\n  port: 3000\n") // { http: { port: 3000 } }
  */
 export function loadYamlText(file: string, content: string): unknown {
-  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: true });
+  const doc = yamlPackage().parseDocument(content, { uniqueKeys: true, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     // Only the position and the code are used: yaml's message quotes the text around the mistake.

@@ -4,8 +4,22 @@
  * upstreams) are read from their sources when scraped. Label values are bounded: only declared toolsets and the
  * tools they offer become labels, anything else is `other` (see label-guard.ts).
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { createRequire } from "node:module";
+import type { Counter, Histogram, Registry } from "prom-client";
 import { LabelGuard } from "./label-guard.js";
+
+type PromClient = typeof import("prom-client");
+let loaded: PromClient | undefined;
+
+/**
+ * prom-client, loaded when the first HostMetrics is made: metrics are off by default, and its import (≈0.1 s) would
+ * otherwise be paid by every `mcp-host stdio` cold start and every serve without `metrics:`. It is CommonJS, so it
+ * loads synchronously and HostMetrics keeps its plain constructor.
+ */
+function promClient(): PromClient {
+  loaded ??= createRequire(import.meta.url)("prom-client") as PromClient;
+  return loaded;
+}
 
 /**
  * Latency buckets, in seconds: 1 ms to 60 s.
@@ -59,7 +73,7 @@ function guarded<T>(read: (() => T) | undefined, fallback: T): T {
  * await metrics.registry.metrics(); // the Prometheus text format
  */
 export class HostMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry = new (promClient().Registry)();
   private sources: GaugeSources = {};
   private readonly labels = new LabelGuard();
   private readonly httpRequests: Counter<"route" | "era" | "rpc_method" | "status">;
@@ -72,6 +86,7 @@ export class HostMetrics {
   private readonly upstreamDuration: Histogram<"server" | "outcome">;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
+    const { Counter, Histogram, collectDefaultMetrics } = promClient();
     const registers = [this.registry];
     this.httpRequests = new Counter({
       name: "mcp_host_http_requests_total",
@@ -150,6 +165,7 @@ export class HostMetrics {
   }
 
   private defineGauges(registers: Registry[]): void {
+    const { Gauge } = promClient();
     const sources = () => this.sources;
     new Gauge({
       name: "mcp_host_legacy_sessions",
