@@ -121,14 +121,27 @@ export class CliProcess {
   line(pattern: RegExp): Promise<string> {
     const seen = this.stdoutLines.find((l) => pattern.test(l));
     if (seen !== undefined) return Promise.resolve(seen);
-    return Promise.race([
-      new Promise<string>((resolve) => this.lineWaiters.push({ pattern, resolve })),
-      this.exited.then(({ code, signal }) => {
-        throw new Error(
-          `mcp-host exited (code ${code}, signal ${signal}) before printing ${pattern}; stdout:\n${this.stdoutLines.join("\n")}\nstderr:\n${this.stderr}`,
-        );
-      }),
-    ]);
+    return new Promise<string>((resolve, reject) => {
+      let found = false;
+      this.lineWaiters.push({
+        pattern,
+        resolve: (line) => {
+          found = true;
+          resolve(line);
+        },
+      });
+      // Only a waiter still waiting builds the message: a long session leaves thousands of answered waiters, and
+      // each joining every stdout line at exit would take the test process out of memory.
+      void this.exited.then(({ code, signal }) => {
+        if (!found) reject(new Error(`mcp-host exited (code ${code}, signal ${signal}) before printing ${pattern}; ${this.outputTail()}`));
+      });
+    });
+  }
+
+  /** The last stdout lines and stderr, each cut short: enough to see why, never megabytes. */
+  private outputTail(): string {
+    const cut = (text: string) => (text.length > 2_000 ? `${text.slice(0, 2_000)}… (${text.length} characters)` : text);
+    return `stdout (last 20 lines):\n${this.stdoutLines.slice(-20).map(cut).join("\n")}\nstderr:\n${this.stderr.slice(-8_000)}`;
   }
 
   /** Resolves once stderr (so far and to come) matches `pattern`. */
