@@ -63,8 +63,13 @@ describe("runaway isolated tools", () => {
     assert.equal((await whereRuns(runaway)).isMainThread, false);
     assert.equal(await callText(runaway, "ping"), "pong");
     assert.equal(await callText(other, "ping"), "pong");
-    // Loading and the first build may block the loop before; from the spin on, nothing did.
-    assert.deepEqual(logsWithCode(served.records.slice(before), "EVENT_LOOP_BLOCKED"), [], "the main thread was never blocked");
+    // From the spin on, the loop was never blocked by the isolated tool: a warning would name the tool that ran on the
+    // main thread. (A loaded machine may still pause the loop past the threshold with no tool running — such a
+    // warning says "no tool ran on the main thread" and names none; the other client's answers above show it served.)
+    const blockedByTool = logsWithCode(served.records.slice(before), "EVENT_LOOP_BLOCKED").filter(
+      (r) => ((r.data?.tools as string[] | undefined) ?? []).length > 0 || ((r.data?.extensions as string[] | undefined) ?? []).length > 0,
+    );
+    assert.deepEqual(blockedByTool, [], "no tool blocked the main thread");
   });
 
   it("ends a call that runs out of its heap, and the host serves on", async () => {
