@@ -197,6 +197,17 @@ export function legacyBody(method: string, params: Record<string, unknown> = {},
   return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
+/**
+ * Starts a fixture authorization server for one test; `cleanup` closes it once the test is done.
+ * @example
+ * const as = await authorizationServerFor(cleanup);
+ */
+export async function authorizationServerFor(cleanup: Cleanup, options?: AuthorizationServerOptions): Promise<AuthorizationServer> {
+  const server = await startAuthorizationServer(options);
+  cleanup.add(() => server.close());
+  return server;
+}
+
 /** The cleanup list, leak watch and authorization server(s) of one auth test file (`authTestFile`). */
 export interface AuthTestFile {
   readonly cleanup: Cleanup;

@@ -6,8 +6,8 @@
 import { after, afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { HTTP_DEFAULTS } from "../../src/http/http-defaults.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
+import type { AuthorizationServer } from "../fixtures/auth/authorization-server.js";
+import { authorizationServerFor, bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
 import { Cleanup, connectV1, LEGACY_POST_HEADERS, legacyInitialize, raw, serveHost, watchLegacyStreams } from "../helpers/http-host.js";
 import { gatedExtension } from "../helpers/gated-tool.js";
 import { ManualClock } from "../helpers/manual-clock.js";
@@ -91,9 +91,8 @@ describe("caller limits", { timeout: 30_000 }, () => {
   });
 
   it("counts the token's subject as the caller when auth is on: two subjects behind one address are two callers", async () => {
-    const as = await startAuthorizationServer({});
+    const as = await authorizationServerFor(cleanup);
     servers.push(as);
-    cleanup.add(() => as.close());
     const clock = new ManualClock();
     const served = await serveAuthHost(cleanup, watch, as, { http: { clock, callerRequestsPerSecond: 1, callerBurst: 1 } });
     const alice = bearer(await served.token({ sub: "alice" }));
