@@ -1,10 +1,10 @@
 /**
  * What the host-level auth tests share: a real host served on 127.0.0.1:0 with `auth` on, verifying JWTs against
  * the fixture authorization server's real JWKS endpoint on loopback; extensions whose tools record every run (so a
- * test can assert that nothing ran); raw MCP request bodies for both eras; and a leak watch that collects every
- * log line of every host a test file starts, and every token the file used, so an `after` hook can assert that no
- * token ever reached a log line; and `authTestFile`, the hooks every such file starts with (so each file states only
- * what it tests, and none can forget the leak check or leave an authorization server running).
+ * test can assert that nothing ran); a leak watch that collects every log line of every host a test file starts,
+ * and every token the file used, so an `after` hook can assert that no token ever reached a log line; and
+ * `authTestFile`, the hooks every such file starts with (so each file states only what it tests, and none can
+ * forget the leak check or leave an authorization server running).
  */
 import assert from "node:assert/strict";
 import { after, afterEach, before } from "node:test";
@@ -168,33 +168,6 @@ export async function serveAuthHost(cleanup: Cleanup, watch: LeakWatch, as: Auth
 /** `Authorization: Bearer <token>`. */
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
-}
-
-/** Headers of a 2026-07-28 POST for `method` (and `name`, for tools/call). */
-export function modernHeaders(method: string, name?: string): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": method,
-    ...(name === undefined ? {} : { "mcp-name": name }),
-  };
-}
-
-const MODERN_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-};
-
-/** A 2026-07-28 request body. */
-export function modernBody(method: string, params: Record<string, unknown> = {}, id = 1): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } });
-}
-
-/** A 2025-era request body on a session. */
-export function legacyBody(method: string, params: Record<string, unknown> = {}, id = 2): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
 /**

@@ -8,8 +8,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { base64url, generateKeyPair, SignJWT, UnsecuredJWT } from "jose";
 import { jwtVerifier } from "../../src/http/auth/index.js";
-import { AUDIENCE, type AuthHost, authTestFile, bearer, modernBody, modernHeaders, REFUSAL_REASONS } from "../helpers/auth-host.js";
-import { LEGACY_POST_HEADERS, legacyInitialize, raw } from "../helpers/http-host.js";
+import { AUDIENCE, type AuthHost, authTestFile, bearer, REFUSAL_REASONS } from "../helpers/auth-host.js";
+import { LEGACY_POST_HEADERS, legacyInitialize, raw, modernBody, modernHeaders } from "../helpers/http-host.js";
 
 const file = authTestFile({ attacker: true });
 const { watch } = file;

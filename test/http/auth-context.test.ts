@@ -5,8 +5,19 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { McpExtension } from "../../src/extension/types.js";
-import { authTestFile, authExtensions, bearer, legacyBody, modernBody, modernHeaders, type Runs } from "../helpers/auth-host.js";
-import { callText, connectV1, connectV2, LEGACY_POST_HEADERS, legacyInitialize, raw, type ToolClient } from "../helpers/http-host.js";
+import { authTestFile, authExtensions, bearer, type Runs } from "../helpers/auth-host.js";
+import {
+  callText,
+  connectV1,
+  connectV2,
+  LEGACY_POST_HEADERS,
+  legacyInitialize,
+  raw,
+  type ToolClient,
+  legacyBody,
+  modernBody,
+  modernHeaders,
+} from "../helpers/http-host.js";
 
 const file = authTestFile();
 const { cleanup, watch } = file;

@@ -6,8 +6,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { customVerifier } from "../../src/http/auth/index.js";
-import { authTestFile, bearer, modernBody, modernHeaders } from "../helpers/auth-host.js";
-import { LEGACY_POST_HEADERS, legacyInitialize, raw } from "../helpers/http-host.js";
+import { authTestFile, bearer } from "../helpers/auth-host.js";
+import { LEGACY_POST_HEADERS, legacyInitialize, raw, modernBody, modernHeaders } from "../helpers/http-host.js";
 
 const file = authTestFile();
 const { watch } = file;

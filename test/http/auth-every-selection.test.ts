@@ -10,8 +10,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import type { McpExtension } from "../../src/extension/types.js";
 import { parseSelection } from "../../src/host/selection.js";
-import { authTestFile, AUDIENCE, authExtensions, bearer, legacyBody, modernBody, modernHeaders, type Runs } from "../helpers/auth-host.js";
-import { LEGACY_POST_HEADERS, legacyInitialize, raw, rawLegacyInitialize } from "../helpers/http-host.js";
+import { authTestFile, AUDIENCE, authExtensions, bearer, type Runs } from "../helpers/auth-host.js";
+import { LEGACY_POST_HEADERS, legacyInitialize, raw, rawLegacyInitialize, legacyBody, modernBody, modernHeaders } from "../helpers/http-host.js";
 
 const file = authTestFile();
 const { cleanup, watch } = file;

@@ -6,8 +6,8 @@ import { after, afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { jwtVerifier } from "../../src/http/auth/index.js";
 import type { AuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { AUDIENCE, authorizationServerFor, bearer, LeakWatch, legacyBody, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw } from "../helpers/http-host.js";
+import { AUDIENCE, authorizationServerFor, bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
+import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw, legacyBody } from "../helpers/http-host.js";
 
 const cleanup = new Cleanup();
 const watch = new LeakWatch();

@@ -4,8 +4,8 @@
 // session also keeps the toolsets it was opened with.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { authTestFile, bearer, legacyBody } from "../helpers/auth-host.js";
-import { callText, connectV2, LEGACY_POST_HEADERS, raw, rawLegacyInitialize } from "../helpers/http-host.js";
+import { authTestFile, bearer } from "../helpers/auth-host.js";
+import { callText, connectV2, LEGACY_POST_HEADERS, raw, rawLegacyInitialize, legacyBody } from "../helpers/http-host.js";
 
 const file = authTestFile();
 const { cleanup } = file;

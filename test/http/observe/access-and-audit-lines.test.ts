@@ -5,8 +5,8 @@
 // a tool call, the tool's names), including the extension's own.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { AUDIENCE, authorizationServerFor, bearer, modernBody, modernHeaders } from "../../helpers/auth-host.js";
-import { Cleanup, raw } from "../../helpers/http-host.js";
+import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
+import { Cleanup, raw, modernBody, modernHeaders } from "../../helpers/http-host.js";
 import { kit, type Line, serveObserved } from "../../helpers/observed-host.js";
 
 const cleanup = new Cleanup();

@@ -8,8 +8,8 @@ import { buildHost } from "../../../src/host/build-host.js";
 import { createHostApp } from "../../../src/http/app.js";
 import { silentLogger } from "../../../src/logger.js";
 import { createObservability } from "../../../src/observe/observability.js";
-import { AUDIENCE, authorizationServerFor, bearer, modernBody, modernHeaders } from "../../helpers/auth-host.js";
-import { Cleanup, connectV1, raw, watchLegacyStreams } from "../../helpers/http-host.js";
+import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
+import { Cleanup, connectV1, raw, watchLegacyStreams, modernBody, modernHeaders } from "../../helpers/http-host.js";
 import { broken, kit, serveObserved } from "../../helpers/observed-host.js";
 
 const cleanup = new Cleanup();
