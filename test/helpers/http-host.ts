@@ -154,6 +154,22 @@ function parseBody(text: string): unknown {
 }
 
 /**
+ * The JSON-RPC answer in a POST's body: the body itself when it is JSON, else the last `data:` event of its SSE
+ * stream (the answer comes after any requests the server sent first); `{}` when there is none.
+ * @example const answer = lastRpcMessage(await (await fetch(url, init)).text());
+ */
+export function lastRpcMessage(text: string): any {
+  const data = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .pop() ?? "{}");
+  return JSON.parse(data);
+}
+
+/**
  * Sends one request with node:http as given (no agent, so no connection is reused) and reads the answer to the end.
  * @example await exchange({ host: "127.0.0.1", port, path: "http://127.0.0.1:1234/mcp", method: "GET" })
  */
