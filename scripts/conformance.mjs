@@ -113,27 +113,32 @@ function runConformance(label, args) {
   });
 }
 
-/** Runs one suite, echoing its output as it comes and keeping a copy of stdout to read the scenario names from. */
-function runSuite(suite, url) {
+/** What every run of a suite starts from: its installed package, a fresh results folder, and its title. */
+function prepare(suite) {
   const { version, bin } = packageOf(suite.pkg);
   const outDir = join(resultsDir, suite.id);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
+  return { version, bin, outDir, title: `@modelcontextprotocol/conformance@${version} (protocol ${suite.protocol})` };
+}
+
+/** The node arguments of one `conformance server` run against `url` into the prepared folder; `more` after -o. */
+function serverArgs({ version, bin, outDir }, url, more) {
+  return [...nodeArgsFor(version), bin, "server", "--url", url, "-o", outDir, ...more, ...(options.verbose ? ["--verbose"] : [])];
+}
+
+/** The command line as echoed, paths inside the repository relative to it. */
+function commandLine(args) {
+  return `$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`;
+}
+
+/** Runs one suite, echoing its output as it comes and keeping a copy of stdout to read the scenario names from. */
+function runSuite(suite, url) {
+  const prepared = prepare(suite);
   const expected = join(here, `expected-failures.${suite.id}.yml`);
-  const args = [
-    ...nodeArgsFor(version),
-    bin,
-    "server",
-    "--url",
-    url,
-    "-o",
-    outDir,
-    ...suite.args,
-    ...(existsSync(expected) ? ["--expected-failures", expected] : []),
-    ...(options.verbose ? ["--verbose"] : []),
-  ];
-  const title = `@modelcontextprotocol/conformance@${version} (protocol ${suite.protocol})`;
-  console.log(`\n=== conformance ${suite.id}: ${title}\n$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
+  const args = serverArgs(prepared, url, [...suite.args, ...(existsSync(expected) ? ["--expected-failures", expected] : [])]);
+  const { title, outDir } = prepared;
+  console.log(`\n=== conformance ${suite.id}: ${title}\n${commandLine(args)}`);
   return runConformance(suite.id, args).then(({ exitCode, stdout }) => ({
     suite,
     title,
@@ -145,29 +150,14 @@ function runSuite(suite, url) {
 
 /** The `--extended` run: each scenario of `extra.scenarios` on its own (`--scenario NAME`); exit code is the first non-zero. */
 async function runScenarios(extra, url) {
-  const { version, bin } = packageOf(extra.pkg);
-  const outDir = join(resultsDir, extra.id);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const title = `@modelcontextprotocol/conformance@${version} (protocol ${extra.protocol})`;
+  const prepared = prepare(extra);
+  const { title, outDir } = prepared;
   console.log(`\n=== conformance ${extra.id}: ${title}, ${extra.scenarios.length} scenarios, one --scenario at a time`);
   let exitCode = 0;
   for (const scenario of extra.scenarios) {
     if (interrupted) break;
-    const args = [
-      ...nodeArgsFor(version),
-      bin,
-      "server",
-      "--url",
-      url,
-      "-o",
-      outDir,
-      ...extra.args,
-      "--scenario",
-      scenario,
-      ...(options.verbose ? ["--verbose"] : []),
-    ];
-    console.log(`$ node ${args.map((a) => (a.startsWith(root) ? relative(root, a) : a)).join(" ")}`);
+    const args = serverArgs(prepared, url, [...extra.args, "--scenario", scenario]);
+    console.log(commandLine(args));
     const run = await runConformance(extra.id, args);
     if (exitCode === 0 && run.exitCode !== 0) exitCode = run.exitCode;
   }

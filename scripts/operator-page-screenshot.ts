@@ -2,10 +2,6 @@
 // a gateway with one upstream mcp-host up and one down), a little traffic, the selection explorer on only=time,text
 // and one tool tried through the form — in Debian's headless Chromium, as the page's tests drive it.
 // Run: node --import tsx scripts/operator-page-screenshot.ts   (needs /usr/bin/chromium: scripts/ensure-chromium.mjs)
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
 import timeExtension from "../plugins/time/src/index.js";
 import textExtension from "../plugins/text/src/index.js";
 import { defineExtension } from "../src/extension/define.js";
@@ -14,6 +10,8 @@ import { listenHost } from "../src/http/listen.js";
 import { silentLogger } from "../src/logger.js";
 import { createObservability } from "../src/observe/observability.js";
 import { createGateway } from "../src/upstream/index.js";
+import { openPage } from "../test/helpers/browser.js";
+import { Cleanup, modernBody, modernHeaders, raw } from "../test/helpers/http-host.js";
 
 const out = new URL("../docs/operator-page.png", import.meta.url);
 
@@ -52,44 +50,19 @@ await host.start();
 const served = await listenHost(host, { port: 0, observability, upstreams: () => gateway.status() });
 
 const call = (query: string, name: string, args: Record<string, unknown>) =>
-  fetch(`${served.url.href}?${query}`, {
+  raw({
+    url: new URL(`${served.url.href}?${query}`),
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name, arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
-    }),
-  }).then((r) => r.text());
+    headers: modernHeaders("tools/call", name),
+    body: modernBody("tools/call", { name, arguments: args }),
+  });
 for (let i = 0; i < 12; i++) await call("only=time", "current_time", { timezone: "Europe/Paris" });
 for (let i = 0; i < 5; i++) await call("only=runbooks", "search_runbooks", { query: "disk full" });
 
-const profile = mkdtempSync(join(tmpdir(), "mcp-host-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-  viewport: { width: 1280, height: 900 },
-});
+// The page's tests' own browser: Debian's Chromium, a fresh profile, the flags that keep it off the network.
+const cleanup = new Cleanup();
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(new URL("/", served.baseUrl).href);
+  const { page } = await openPage(cleanup, new URL("/", served.baseUrl));
   await page.locator("#toolsets table").waitFor();
   await page.fill("#query", "only=time,text");
   await page.click("#explore button");
@@ -108,8 +81,7 @@ try {
   await page.screenshot({ path: out.pathname, fullPage: true });
   console.log(`wrote ${out.pathname}`);
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await cleanup.run();
   await served.close();
   await upstream.close();
 }

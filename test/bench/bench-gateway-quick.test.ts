@@ -6,15 +6,12 @@
 // time. No timing is asserted: the numbers of a smoke run mean nothing.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CaseResult } from "../../bench/lib/gateway-report.js";
 import type { RunResults } from "../../bench/lib/results.js";
-
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
+import { runBench } from "../helpers/bench-run.js";
+import { Cleanup } from "../helpers/cleanup.js";
 
 /** id → [label, era, proxied (has an upstream behind it)] */
 const SUBJECTS: Record<string, [string, "modern" | "session", boolean]> = {
@@ -27,33 +24,15 @@ const SUBJECTS: Record<string, [string, "modern" | "session", boolean]> = {
   "host-native-session": ["mcp-host, native echo, 2025 session (reference)", "session", false],
 };
 
-let child: ChildProcess | undefined;
-let out: string | undefined;
-afterEach(() => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  if (out) rmSync(out, { recursive: true, force: true });
-  child = undefined;
-  out = undefined;
-});
-
-function runBench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
 
 describe("npm run bench -- --quick --scenario gateway", { timeout: 115_000 }, () => {
   it("measures every subject through mcp-host and directly, every answer right, with the upstream's CPU and the negotiated eras", async () => {
-    out = mkdtempSync(join(tmpdir(), "mcp-host-bench-gateway-test-"));
-    const run = await runBench(["--quick", "--scenario", "gateway", "--out", out]);
+    const run = await runBench(cleanup, ["--quick", "--scenario", "gateway"], "mcp-host-bench-gateway-test-");
     assert.equal(run.code, 0, `the bench failed:\n${run.stderr.slice(-3000)}`);
 
-    const results = JSON.parse(readFileSync(join(out, "latest.json"), "utf8")) as RunResults;
+    const results = JSON.parse(readFileSync(join(run.out, "latest.json"), "utf8")) as RunResults;
     assert.equal(results.ok, true);
     assert.deepEqual(
       results.scenarios.map((s) => s.name),
@@ -99,7 +78,7 @@ describe("npm run bench -- --quick --scenario gateway", { timeout: 115_000 }, ()
     assert.match(gateway!.targets[0]!.measured, /^http c=1: [\d.]+×( ✗)?; http c=16: [\d.]+×( ✗)?; stdio c=1: [\d.]+×( ✗)?; stdio c=16: [\d.]+×( ✗)?$/);
     assert.ok(gateway!.ratios.some((r) => r.name === "through mcp-host ÷ direct, HTTP upstream, 2026-07-28 client, c=16, req/s" && r.value > 0));
 
-    const md = readFileSync(join(out, "latest.md"), "utf8");
+    const md = readFileSync(join(run.out, "latest.md"), "utf8");
     assert.match(md, /## Scenario 5 — gateway/);
     assert.match(md, /\*\*Through mcp-host ÷ the upstream called directly: throughput, and the latency mcp-host adds\*\*/);
     assert.match(md, /\*\*Where a proxied call's CPU goes \(µs of server CPU per call, from \/proc\)\*\*/);

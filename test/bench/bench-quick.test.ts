@@ -6,44 +6,24 @@
 // asserted: the numbers of a smoke run mean nothing.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { RunResults } from "../../bench/lib/results.js";
+import { runBench } from "../helpers/bench-run.js";
+import { Cleanup } from "../helpers/cleanup.js";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const PEERS = ["mcp-host", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
 const CONCURRENCIES = [1, 16];
 
-let child: ChildProcess | undefined;
-let out: string | undefined;
-afterEach(() => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  if (out) rmSync(out, { recursive: true, force: true });
-  child = undefined;
-  out = undefined;
-});
-
-function runBench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
 
 describe("npm run bench -- --quick", { timeout: 115_000 }, () => {
   it("measures scenario 1 with every peer, every answer right, and writes latest.json and latest.md", async () => {
-    out = mkdtempSync(join(tmpdir(), "mcp-host-bench-test-"));
-    const run = await runBench(["--quick", "--scenario", "echo", "--concurrency", CONCURRENCIES.join(","), "--out", out]);
+    const run = await runBench(cleanup, ["--quick", "--scenario", "echo", "--concurrency", CONCURRENCIES.join(",")]);
     assert.equal(run.code, 0, `the bench failed:\n${run.stderr.slice(-3000)}`);
 
-    const results = JSON.parse(readFileSync(join(out, "latest.json"), "utf8")) as RunResults;
+    const results = JSON.parse(readFileSync(join(run.out, "latest.json"), "utf8")) as RunResults;
     assert.equal(results.schema, 1);
     assert.equal(results.ok, true);
     assert.equal(results.machine.node, process.version);
@@ -95,7 +75,7 @@ describe("npm run bench -- --quick", { timeout: 115_000 }, () => {
     );
     assert.ok(echo!.ratios.some((r) => r.name === "mcp-host ÷ raw SDK v2, tools/call echo, c=16, req/s" && r.value > 0));
 
-    const md = readFileSync(join(out, "latest.md"), "utf8");
+    const md = readFileSync(join(run.out, "latest.md"), "utf8");
     assert.match(md, /^# mcp-host benchmark results/);
     assert.match(md, /\| load average at start \(1\/5\/15 min\) \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \|/);
     assert.match(md, /## Scenario 1 — echo: tools\/call, 2026-07-28 era/);

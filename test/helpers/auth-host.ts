@@ -1,18 +1,20 @@
 /**
  * What the host-level auth tests share: a real host served on 127.0.0.1:0 with `auth` on, verifying JWTs against
  * the fixture authorization server's real JWKS endpoint on loopback; extensions whose tools record every run (so a
- * test can assert that nothing ran); raw MCP request bodies for both eras; and a leak watch that collects every
- * log line of every host a test file starts, and every token the file used, so an `after` hook can assert that no
- * token ever reached a log line.
+ * test can assert that nothing ran); a leak watch that collects every log line of every host a test file starts,
+ * and every token the file used, so an `after` hook can assert that no token ever reached a log line; and
+ * `authTestFile`, the hooks every such file starts with (so each file states only what it tests, and none can
+ * forget the leak check or leave an authorization server running).
  */
 import assert from "node:assert/strict";
+import { after, afterEach, before } from "node:test";
 import type { McpExtension } from "../../src/extension/types.js";
 import type { HostOptions } from "../../src/host/host-options.js";
 import type { HostAuthOptions } from "../../src/http/host-auth-options.js";
 import type { ListenOptions } from "../../src/http/listen.js";
 import { createLogger, type LogRecord } from "../../src/logger.js";
-import type { AuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { type Cleanup, serveHost, type ServedHost } from "./http-host.js";
+import { type AuthorizationServer, type AuthorizationServerOptions, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
+import { Cleanup, serveHost, type ServedHost } from "./http-host.js";
 
 /** The audience the fixture authorization server puts in tokens whose request names no resource. */
 export const AUDIENCE = "urn:test:mcp";
@@ -41,6 +43,21 @@ export class LeakWatch {
     }
   }
 }
+
+/**
+ * The fixed reason a verifier gives (in its error, and the host in its log line) for each attack the tests make —
+ * restated here on purpose, not imported from src, so a changed message fails the tests.
+ */
+export const REFUSAL_REASONS = {
+  algorithm: "the access token is signed with an algorithm this server does not accept",
+  criticalHeader: "the access token has a critical header extension this server does not understand",
+  signature: "the access token's signature does not verify",
+  unknownKey: "the access token is signed by a key the issuer does not publish",
+  expired: "the access token has expired",
+  notYetValid: "the access token is not valid yet (nbf is in the future)",
+  issuer: "the access token was issued by an issuer this server does not accept",
+  audience: "the access token was issued for another resource (its audience does not name this server)",
+} as const;
 
 /** Every tool run, as "toolset/tool subject". */
 export type Runs = string[];
@@ -120,13 +137,17 @@ export function defaultAuth(as: AuthorizationServer): HostAuthOptions {
   };
 }
 
+/** What `serveAuthHost` may change: the auth, HTTP and host options, the extensions and their run log. */
+export interface AuthHostOptions {
+  auth?: Partial<HostAuthOptions>;
+  http?: ListenOptions;
+  host?: Partial<HostOptions>;
+  extensions?: McpExtension[];
+  runs?: Runs;
+}
+
 /** Serves `authExtensions` (or `extensions`) with auth on; every log line goes to `watch`. */
-export async function serveAuthHost(
-  cleanup: Cleanup,
-  watch: LeakWatch,
-  as: AuthorizationServer,
-  options: { auth?: Partial<HostAuthOptions>; http?: ListenOptions; host?: Partial<HostOptions>; extensions?: McpExtension[]; runs?: Runs } = {},
-): Promise<AuthHost> {
+export async function serveAuthHost(cleanup: Cleanup, watch: LeakWatch, as: AuthorizationServer, options: AuthHostOptions = {}): Promise<AuthHost> {
   const runs = options.runs ?? [];
   const records: LogRecord[] = [];
   // Every record this host logs also lands in the file-wide watch.
@@ -149,29 +170,68 @@ export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
-/** Headers of a 2026-07-28 POST for `method` (and `name`, for tools/call). */
-export function modernHeaders(method: string, name?: string): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": method,
-    ...(name === undefined ? {} : { "mcp-name": name }),
+/**
+ * Starts a fixture authorization server for one test; `cleanup` closes it once the test is done.
+ * @example
+ * const as = await authorizationServerFor(cleanup);
+ */
+export async function authorizationServerFor(cleanup: Cleanup, options?: AuthorizationServerOptions): Promise<AuthorizationServer> {
+  const server = await startAuthorizationServer(options);
+  cleanup.add(() => server.close());
+  return server;
+}
+
+/** The cleanup list, leak watch and authorization server(s) of one auth test file (`authTestFile`). */
+export interface AuthTestFile {
+  readonly cleanup: Cleanup;
+  readonly watch: LeakWatch;
+  /** The fixture authorization server the hosts trust (started in `before`). */
+  readonly as: AuthorizationServer;
+  /** A second fixture authorization server no host trusts (only with `attacker: true`). */
+  readonly attacker: AuthorizationServer;
+  /** `serveAuthHost` against `as`, closed by `cleanup`, logging into `watch`. */
+  serve(options?: AuthHostOptions): Promise<AuthHost>;
+}
+
+/**
+ * Registers the hooks of a host-level auth test file: the fixture authorization server (and, with `attacker`, a
+ * second one) started before the file and closed after it, the cleanup list run after each test, and — once the
+ * file is done — the leak check against every token the file used or the servers issued.
+ * @example
+ * const file = authTestFile();
+ * it("serves with a token", async () => {
+ *   const served = await file.serve();
+ *   await raw({ url: served.url, headers: bearer(await served.token()) });
+ * });
+ */
+export function authTestFile(options: { server?: AuthorizationServerOptions; attacker?: boolean } = {}): AuthTestFile {
+  const servers: { as?: AuthorizationServer; attacker?: AuthorizationServer } = {};
+  const started = (name: "as" | "attacker"): AuthorizationServer => {
+    const server = servers[name];
+    if (server === undefined)
+      throw new Error(`authTestFile: no "${name}" authorization server (it starts in before${name === "attacker" ? ", with attacker: true" : ""})`);
+    return server;
   };
-}
-
-const MODERN_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-};
-
-/** A 2026-07-28 request body. */
-export function modernBody(method: string, params: Record<string, unknown> = {}, id = 1): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } });
-}
-
-/** A 2025-era request body on a session. */
-export function legacyBody(method: string, params: Record<string, unknown> = {}, id = 2): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+  const file: AuthTestFile = {
+    cleanup: new Cleanup(),
+    watch: new LeakWatch(),
+    get as() {
+      return started("as");
+    },
+    get attacker() {
+      return started("attacker");
+    },
+    serve: (hostOptions) => serveAuthHost(file.cleanup, file.watch, file.as, hostOptions),
+  };
+  before(async () => {
+    servers.as = await startAuthorizationServer(options.server);
+    if (options.attacker) servers.attacker = await startAuthorizationServer();
+  });
+  afterEach(() => file.cleanup.run());
+  after(async () => {
+    const all = [servers.as, servers.attacker].filter((s) => s !== undefined);
+    file.watch.assertClean(all.flatMap((s) => s.issuedTokens()));
+    for (const server of all) await server.close();
+  });
+  return file;
 }

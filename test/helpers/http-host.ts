@@ -1,10 +1,12 @@
 /**
  * What the HTTP serving tests share: a host served for real on 127.0.0.1:0, real MCP clients of both SDK
- * generations and both protocol eras connected to it, raw HTTP for the edge cases no client will send, and one
- * cleanup list per test so every client, session and server is closed in afterEach (last opened, first closed).
+ * generations and both protocol eras connected to it, raw HTTP — with request headers and bodies of both eras — for
+ * the edge cases no client will send, and one cleanup list per test so every client, session and server is closed
+ * in afterEach (last opened, first closed).
  */
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type RequestOptions } from "node:http";
+import { urlToHttpOptions } from "node:url";
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
 import { Client as V1Client, type ClientOptions as V1ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -152,12 +154,28 @@ function parseBody(text: string): unknown {
 }
 
 /**
- * One HTTP request with exactly these headers (node:http, so Host and Origin can be anything), read to the end.
- * @example await raw({ url, method: "POST", headers: { "content-type": "application/json" }, body: "{" })
+ * The JSON-RPC answer in a POST's body: the body itself when it is JSON, else the last `data:` event of its SSE
+ * stream (the answer comes after any requests the server sent first); `{}` when there is none.
+ * @example const answer = lastRpcMessage(await (await fetch(url, init)).text());
  */
-export function raw(options: { url: URL; method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+export function lastRpcMessage(text: string): any {
+  const data = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .pop() ?? "{}");
+  return JSON.parse(data);
+}
+
+/**
+ * Sends one request with node:http as given (no agent, so no connection is reused) and reads the answer to the end.
+ * @example await exchange({ host: "127.0.0.1", port, path: "http://127.0.0.1:1234/mcp", method: "GET" })
+ */
+export function exchange(options: RequestOptions, body?: string | Buffer): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(options.url, { method: options.method ?? "GET", headers: options.headers ?? {}, agent: false }, (res) => {
+    const req = httpRequest({ ...options, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
@@ -167,8 +185,16 @@ export function raw(options: { url: URL; method?: string; headers?: Record<strin
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.end(options.body);
+    req.end(body);
   });
+}
+
+/**
+ * One HTTP request with exactly these headers (node:http, so Host and Origin can be anything), read to the end.
+ * @example await raw({ url, method: "POST", headers: { "content-type": "application/json" }, body: "{" })
+ */
+export function raw(options: { url: URL; method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+  return exchange({ ...urlToHttpOptions(options.url), method: options.method ?? "GET", headers: options.headers ?? {} }, options.body);
 }
 
 /** Headers a 2025-era client sends with a POST. */
@@ -182,6 +208,42 @@ export function legacyInitialize(id = 1, capabilities: Record<string, unknown> =
     method: "initialize",
     params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw-client", version: "1.0.0" } },
   });
+}
+
+/**
+ * Headers of a 2026-07-28 POST for `method` (and `name`, for tools/call).
+ * @example await raw({ url, method: "POST", headers: modernHeaders("tools/call", "echo"), body: modernBody("tools/call", { name: "echo", arguments: {} }) })
+ */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+  };
+}
+
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
+
+/**
+ * A 2026-07-28 request body (protocol version, capabilities and client info in `_meta`).
+ * @example modernBody("tools/list")
+ */
+export function modernBody(method: string, params: Record<string, unknown> = {}, id = 1): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } });
+}
+
+/**
+ * A 2025-era request body on a session.
+ * @example legacyBody("tools/call", { name: "echo", arguments: {} })
+ */
+export function legacyBody(method: string, params: Record<string, unknown> = {}, id = 2): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
 /** Posts a 2025-era initialize over raw HTTP; returns the response (its `mcp-session-id` header names the session). */

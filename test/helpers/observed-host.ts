@@ -1,8 +1,8 @@
 /**
  * What the observability tests share: a host served for real on 127.0.0.1:0 whose logger is the pino logger writing
  * JSON lines into memory (so a test reads exactly the lines an operator's log pipeline would get), observed by
- * `createObservability`; and `kit`, an extension whose tools end in every way a call can (ok, isError, a throw, a
- * timeout, a secret-bearing argument list).
+ * `createObservability`; `kit`, an extension whose tools end in every way a call can (ok, isError, a throw, a
+ * timeout, a secret-bearing argument list); and `broken`, one whose setup fails.
  */
 import { defineExtension } from "../../src/extension/define.js";
 import type { McpExtension } from "../../src/extension/types.js";
@@ -106,4 +106,12 @@ export const kit = defineExtension({
       handler: () => text("logged in"),
     },
   ],
+});
+
+/** An extension whose setup throws "broken on purpose" (so it is listed as failed, with that error). */
+export const broken = defineExtension({
+  name: "broken",
+  setup: () => {
+    throw new Error("broken on purpose");
+  },
 });

@@ -3,24 +3,9 @@
  * absolute form included) and any bytes as its body, and a raw TCP socket that sends what it is told, when it is
  * told, and records what came back and how the connection ended (closed cleanly, or reset).
  */
-import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
-import { Buffer } from "node:buffer";
-import type { RawResponse } from "./http-host.js";
-
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const data = text.split("\n").find((line) => line.startsWith("data: "));
-    if (!data) return undefined;
-    try {
-      return JSON.parse(data.slice("data: ".length));
-    } catch {
-      return undefined;
-    }
-  }
-}
+import type { Buffer } from "node:buffer";
+import { exchange, type RawResponse } from "./http-host.js";
 
 /**
  * One request whose target is sent exactly as given (`/mcp`, or `http://127.0.0.1:1234/mcp` in absolute form).
@@ -33,22 +18,10 @@ export function rawRequest(options: {
   headers?: Record<string, string>;
   body?: string | Buffer;
 }): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: "127.0.0.1", port: options.port, path: options.target, method: options.method ?? "GET", headers: options.headers ?? {}, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseBody(text) });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(options.body);
-  });
+  return exchange(
+    { host: "127.0.0.1", port: options.port, path: options.target, method: options.method ?? "GET", headers: options.headers ?? {} },
+    options.body,
+  );
 }
 
 /** How a raw connection ended. */

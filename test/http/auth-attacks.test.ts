@@ -4,67 +4,43 @@
 // unknown kid, tampered payload, jku/x5u/jwk pointing at the attacker's key, unknown crit, a retired key — is
 // sent in both eras and gets 401 with nothing internal in the answer, the precise reason only in the log, and no
 // tool runs; a rotated key is picked up without a restart.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { base64url, generateKeyPair, SignJWT, UnsecuredJWT } from "jose";
 import { jwtVerifier } from "../../src/http/auth/index.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { AUDIENCE, type AuthHost, bearer, LeakWatch, modernBody, modernHeaders, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw } from "../helpers/http-host.js";
+import { AUDIENCE, type AuthHost, authTestFile, bearer, REFUSAL_REASONS } from "../helpers/auth-host.js";
+import { LEGACY_POST_HEADERS, legacyInitialize, raw, modernBody, modernHeaders } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-let attacker: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-  attacker = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean([...as.issuedTokens(), ...attacker.issuedTokens()]);
-  await as.close();
-  await attacker.close();
-});
+const file = authTestFile({ attacker: true });
+const { watch } = file;
 
 const now = () => Math.floor(Date.now() / 1000);
 const ESCALATED = { sub: "root", scope: "mcp:read mcp:admin" };
 
-const REASONS = {
-  algorithm: "the access token is signed with an algorithm this server does not accept",
-  criticalHeader: "the access token has a critical header extension this server does not understand",
-  signature: "the access token's signature does not verify",
-  unknownKey: "the access token is signed by a key the issuer does not publish",
-  expired: "the access token has expired",
-  notYetValid: "the access token is not valid yet (nbf is in the future)",
-  issuer: "the access token was issued by an issuer this server does not accept",
-  audience: "the access token was issued for another resource (its audience does not name this server)",
-} as const;
-
 const DISCOVER = "Get a token from the authorization server named in the resource metadata (the resource_metadata URL in WWW-Authenticate) and retry.";
 
 /** The attacks, each a token and the reason the log must give. */
-async function attacks(): Promise<Array<{ name: string; token: string; reason: keyof typeof REASONS }>> {
-  const pem = await as.publicKeyPem();
-  const genuine = await as.mint({ scope: "mcp:read" });
+async function attacks(): Promise<Array<{ name: string; token: string; reason: keyof typeof REFUSAL_REASONS }>> {
+  const pem = await file.as.publicKeyPem();
+  const genuine = await file.as.mint({ scope: "mcp:read" });
   const [header, payload, signature] = genuine.split(".") as [string, string, string];
   const claims = JSON.parse(new TextDecoder().decode(base64url.decode(payload)));
   const { privateKey: strangerKey } = await generateKeyPair("RS256");
-  const base = { iss: as.issuer, aud: AUDIENCE, ...ESCALATED, exp: now() + 300 };
+  const base = { iss: file.as.issuer, aud: AUDIENCE, ...ESCALATED, exp: now() + 300 };
   const list = [
     { name: "alg none", token: new UnsecuredJWT(base).encode(), reason: "algorithm" as const },
     { name: "alg None", token: `${base64url.encode(JSON.stringify({ alg: "None" }))}.${payload}.`, reason: "algorithm" as const },
     {
       name: "HS256 signed with the RSA public key (key confusion)",
-      token: await new SignJWT(base).setProtectedHeader({ alg: "HS256", kid: as.kid }).sign(new TextEncoder().encode(pem)),
+      token: await new SignJWT(base).setProtectedHeader({ alg: "HS256", kid: file.as.kid }).sign(new TextEncoder().encode(pem)),
       reason: "algorithm" as const,
     },
-    { name: "expired", token: await as.mint({ ...ESCALATED, exp: now() - 3600, iat: now() - 7200 }), reason: "expired" as const },
-    { name: "nbf in the future", token: await as.mint({ ...ESCALATED, nbf: now() + 3600 }), reason: "notYetValid" as const },
-    { name: "wrong issuer", token: await as.mint({ ...ESCALATED, iss: "https://idp.attacker.test" }), reason: "issuer" as const },
+    { name: "expired", token: await file.as.mint({ ...ESCALATED, exp: now() - 3600, iat: now() - 7200 }), reason: "expired" as const },
+    { name: "nbf in the future", token: await file.as.mint({ ...ESCALATED, nbf: now() + 3600 }), reason: "notYetValid" as const },
+    { name: "wrong issuer", token: await file.as.mint({ ...ESCALATED, iss: "https://idp.attacker.test" }), reason: "issuer" as const },
     {
       name: "wrong audience (confused deputy)",
-      token: await as.mint({ ...ESCALATED, aud: "https://other-resource.example/mcp" }),
+      token: await file.as.mint({ ...ESCALATED, aud: "https://other-resource.example/mcp" }),
       reason: "audience" as const,
     },
     {
@@ -79,20 +55,23 @@ async function attacks(): Promise<Array<{ name: string; token: string; reason: k
     },
     {
       name: "unknown crit header",
-      token: await as.mint(ESCALATED, { header: { crit: ["urn:x:must-understand"], "urn:x:must-understand": true }, crit: { "urn:x:must-understand": true } }),
+      token: await file.as.mint(ESCALATED, {
+        header: { crit: ["urn:x:must-understand"], "urn:x:must-understand": true },
+        crit: { "urn:x:must-understand": true },
+      }),
       reason: "criticalHeader" as const,
     },
   ];
   for (const pointer of ["jku", "x5u", "jwk"] as const) {
-    const value = pointer === "jwk" ? attacker.publicJwk() : attacker.jwksUri;
+    const value = pointer === "jwk" ? file.attacker.publicJwk() : file.attacker.jwksUri;
     list.push({
       name: `${pointer} to the attacker's key, the attacker's kid`,
-      token: await attacker.mint({ iss: as.issuer, aud: AUDIENCE, ...ESCALATED }, { header: { [pointer]: value } }),
+      token: await file.attacker.mint({ iss: file.as.issuer, aud: AUDIENCE, ...ESCALATED }, { header: { [pointer]: value } }),
       reason: "unknownKey",
     });
     list.push({
       name: `${pointer} to the attacker's key, the victim's kid`,
-      token: await attacker.mint({ iss: as.issuer, aud: AUDIENCE, ...ESCALATED }, { header: { kid: as.kid, [pointer]: value } }),
+      token: await file.attacker.mint({ iss: file.as.issuer, aud: AUDIENCE, ...ESCALATED }, { header: { kid: file.as.kid, [pointer]: value } }),
       reason: "signature",
     });
   }
@@ -130,7 +109,7 @@ function assertRefused(response: Awaited<ReturnType<typeof attempt>>["legacy"], 
 
 describe("JWT attacks against a served host", { timeout: 90_000 }, () => {
   it("refuses every attack in both eras with a detail-free 401; the log has the reason; nothing runs", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const list = await attacks();
     const outcomes: Record<string, string> = {};
     for (const { name, token, reason } of list) {
@@ -142,7 +121,7 @@ describe("JWT attacks against a served host", { timeout: 90_000 }, () => {
       assert.equal(logged.length, 2, name);
       for (const record of logged) {
         assert.equal(record.level, "info", name);
-        assert.deepEqual({ code: record.data?.code, reason: record.data?.reason }, { code: "AUTH_TOKEN_INVALID", reason: REASONS[reason] }, name);
+        assert.deepEqual({ code: record.data?.code, reason: record.data?.reason }, { code: "AUTH_TOKEN_INVALID", reason: REFUSAL_REASONS[reason] }, name);
       }
       outcomes[name] = `${legacy.status}/${modern.status} ${reason}`;
     }
@@ -165,7 +144,7 @@ describe("JWT attacks against a served host", { timeout: 90_000 }, () => {
       "jwk to the attacker's key, the victim's kid": "401/401 signature",
     });
     assert.deepEqual(served.runs, [], "no tool ran");
-    assert.equal(attacker.calls.jwks, 0, "the attacker's key server was never asked");
+    assert.equal(file.attacker.calls.jwks, 0, "the attacker's key server was never asked");
     assert.equal(served.served.hostApp.endpoints.sessions.size, 0);
     // The same host still serves a genuine caller.
     const genuine = await attempt(served, await served.token(ESCALATED));
@@ -176,25 +155,25 @@ describe("JWT attacks against a served host", { timeout: 90_000 }, () => {
   it("picks up a rotated key without a restart, and refuses the retired key", async () => {
     // The JWKS cooldown (30 s by default, which stops a flood of made-up kids from hammering the issuer) is what
     // delays a rotation; a deployment sets it in code through `verifier`.
-    const served = await serveAuthHost(cleanup, watch, as, {
+    const served = await file.serve({
       auth: {
-        verifier: jwtVerifier({ issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri, jwksCooldownMs: 0 }),
+        verifier: jwtVerifier({ issuer: file.as.issuer, audience: AUDIENCE, jwksUri: file.as.jwksUri, jwksCooldownMs: 0 }),
         issuer: undefined,
         audience: undefined,
         jwksUri: undefined,
-        authorizationServers: [as.issuer],
+        authorizationServers: [file.as.issuer],
       },
     });
     const first = await attempt(served, await served.token({ ...ESCALATED, sub: "before" }));
     assert.equal(first.modern.status, 200, first.modern.text);
-    await as.rotate();
+    await file.as.rotate();
     const rotated = await attempt(served, await served.token({ ...ESCALATED, sub: "after" }));
     assert.equal(rotated.modern.status, 200, rotated.modern.text);
-    const retired = watch.track(await as.mint({ ...ESCALATED, sub: "retired" }, { key: "retired" }));
+    const retired = watch.track(await file.as.mint({ ...ESCALATED, sub: "retired" }, { key: "retired" }));
     const refused = await attempt(served, retired);
     assertRefused(refused.legacy, "retired key (legacy)", false);
     assertRefused(refused.modern, "retired key (modern)", false);
-    assert.equal(served.records.filter((r) => r.data?.reason === REASONS.unknownKey).length, 2);
+    assert.equal(served.records.filter((r) => r.data?.reason === REFUSAL_REASONS.unknownKey).length, 2);
     assert.deepEqual(served.runs, ["admin/wipe before", "admin/wipe after"]);
   });
 });

@@ -3,7 +3,7 @@
 // provider (client credentials) against the fixture authorization server — from the 401, through the
 // protected-resource metadata (read at the challenge's URL, query kept) and the token endpoint (resource = the
 // MCP URL), to a guarded `?only=` selection; and a step-up from 403 insufficient_scope to a guarded toolset.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,26 +12,18 @@ import { buildHost } from "../../src/host/build-host.js";
 import { createHostApp } from "../../src/http/app.js";
 import type { HostAuthOptions } from "../../src/http/host-auth-options.js";
 import { createLogger } from "../../src/logger.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { authExtensions, bearer, LeakWatch, type Runs, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, callText, connectV1, connectV2, eraOptions, listedTools, type ToolClient } from "../helpers/http-host.js";
+import { authExtensions, authTestFile, bearer, type Runs } from "../helpers/auth-host.js";
+import { callText, connectV1, connectV2, eraOptions, listedTools, type ToolClient } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer({
+const file = authTestFile({
+  server: {
     clients: {
       "reader-app": { secret: "reader-secret", scopes: ["mcp:read"] },
       "admin-app": { secret: "admin-secret", scopes: ["mcp:read", "mcp:admin"] },
     },
-  });
+  },
 });
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const { cleanup, watch } = file;
 
 async function whoami(client: ToolClient): Promise<{ subject: unknown; clientId: unknown; scopes: unknown; active: unknown }> {
   const seen = JSON.parse(await callText(client, "whoami")) as {
@@ -62,7 +54,14 @@ async function serveAtOwnOrigin(auth: Partial<HostAuthOptions> = {}): Promise<Or
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const hostApp = createHostApp(host, {
-    auth: { issuer: as.issuer, audience: `${origin}/mcp`, jwksUri: as.jwksUri, requiredScopes: ["mcp:read"], toolsetScopes: { admin: ["mcp:admin"] }, ...auth },
+    auth: {
+      issuer: file.as.issuer,
+      audience: `${origin}/mcp`,
+      jwksUri: file.as.jwksUri,
+      requiredScopes: ["mcp:read"],
+      toolsetScopes: { admin: ["mcp:admin"] },
+      ...auth,
+    },
   });
   const metadataRequests: string[] = [];
   http.on("request", (req, res) => {
@@ -83,7 +82,7 @@ async function serveAtOwnOrigin(auth: Partial<HostAuthOptions> = {}): Promise<Or
 async function connectWithProvider(url: URL, era: "legacy" | "modern", clientId: string, clientSecret: string): Promise<Client> {
   const client = new Client({ name: `oauth-${era}`, version: "1.0.0" }, eraOptions(era));
   const transport = new StreamableHTTPClientTransport(url, {
-    authProvider: new ClientCredentialsProvider({ clientId, clientSecret, expectedIssuer: as.issuer }),
+    authProvider: new ClientCredentialsProvider({ clientId, clientSecret, expectedIssuer: file.as.issuer }),
   });
   await client.connect(transport);
   cleanup.add(async () => {
@@ -96,7 +95,7 @@ async function connectWithProvider(url: URL, era: "legacy" | "modern", clientId:
 describe("a guarded host with real clients", { timeout: 90_000 }, () => {
   for (const era of ["legacy", "modern"] as const) {
     it(`lets the SDK v2 client in with a bearer token (${era})`, async () => {
-      const served = await serveAuthHost(cleanup, watch, as);
+      const served = await file.serve();
       const token = await served.token({ sub: "alice", client_id: "static-app", scope: "mcp:read" });
       const { client } = await connectV2(cleanup, served.at("only=notes"), era, { headers: bearer(token) });
       assert.equal(client.getProtocolEra(), era);
@@ -106,7 +105,7 @@ describe("a guarded host with real clients", { timeout: 90_000 }, () => {
   }
 
   it("lets the SDK v1 client in with a bearer token", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const token = await served.token({ sub: "bob", client_id: "v1-app", scope: "mcp:read mcp:admin" });
     const { client } = await connectV1(cleanup, served.at("only=admin,notes"), { headers: bearer(token) });
     assert.deepEqual(await listedTools(client as unknown as ToolClient), ["list_server_toolsets", "read_note", "whoami", "wipe"]);
@@ -120,7 +119,7 @@ describe("a guarded host with real clients", { timeout: 90_000 }, () => {
       const client = await connectWithProvider(served.url("only=notes"), era, "reader-app", "reader-secret");
       assert.deepEqual(await whoami(client), { subject: "reader-app", clientId: "reader-app", scopes: ["mcp:read"], active: ["notes"] });
       assert.deepEqual(served.metadataRequests, ["/.well-known/oauth-protected-resource/mcp?only=notes"], "the metadata was read at the challenge's URL");
-      const tokenRequests = as.requests.filter((r) => r.endpoint === "token");
+      const tokenRequests = file.as.requests.filter((r) => r.endpoint === "token");
       assert.deepEqual(Object.fromEntries(new URLSearchParams(tokenRequests.at(-1)!.body)), {
         grant_type: "client_credentials",
         scope: "mcp:read",
@@ -134,13 +133,13 @@ describe("a guarded host with real clients", { timeout: 90_000 }, () => {
   for (const era of ["legacy", "modern"] as const) {
     it(`steps up from 403 insufficient_scope to a guarded toolset with the provider (${era})`, async () => {
       const served = await serveAtOwnOrigin();
-      const tokensBefore = as.calls.token;
+      const tokensBefore = file.as.calls.token;
       const client = await connectWithProvider(served.url("only=admin"), era, "admin-app", "admin-secret");
       assert.equal(await callText(client, "wipe"), "wiped");
       assert.deepEqual(served.runs, ["admin/wipe admin-app"]);
-      const scopes = as.requests
+      const scopes = file.as.requests
         .filter((r) => r.endpoint === "token")
-        .slice(-(as.calls.token - tokensBefore))
+        .slice(-(file.as.calls.token - tokensBefore))
         .map((r) => new URLSearchParams(r.body).get("scope"));
       assert.deepEqual(scopes, ["mcp:read", "mcp:read mcp:admin"], "a token for the required scope first, then the union the 403 asked for");
     });

@@ -2,24 +2,25 @@
 // client, scopes, expiry, claims — in both eras and from both SDK generations, and never the raw token: `token` is
 // empty in ctx.auth and in the SDK's own ctx (no token passthrough). The token is in no response — refusals,
 // errors, /healthz, /toolsets, tool results — and (the after hook) in no log line.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { McpExtension } from "../../src/extension/types.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { authExtensions, bearer, LeakWatch, legacyBody, modernBody, modernHeaders, type Runs, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, callText, connectV1, connectV2, LEGACY_POST_HEADERS, legacyInitialize, raw, type ToolClient } from "../helpers/http-host.js";
+import { authTestFile, authExtensions, bearer, type Runs } from "../helpers/auth-host.js";
+import {
+  callText,
+  connectV1,
+  connectV2,
+  LEGACY_POST_HEADERS,
+  legacyInitialize,
+  raw,
+  type ToolClient,
+  legacyBody,
+  modernBody,
+  modernHeaders,
+} from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const file = authTestFile();
+const { cleanup, watch } = file;
 
 /** authExtensions plus a tool that shows what the raw SDK context carries, and one that fails. */
 function withProbe(runs: Runs): McpExtension[] {
@@ -52,7 +53,7 @@ describe("ctx.auth", { timeout: 60_000 }, () => {
   for (const kind of ["v2 modern", "v2 legacy", "v1"] as const) {
     it(`reaches tool handlers as the verified caller, without the raw token (${kind})`, async () => {
       const runs: Runs = [];
-      const served = await serveAuthHost(cleanup, watch, as, { extensions: withProbe(runs), runs });
+      const served = await file.serve({ extensions: withProbe(runs), runs });
       const now = Math.floor(Date.now() / 1000);
       const token = await served.token({ sub: "alice", client_id: "notes-app", scope: "mcp:read", exp: now + 600, tenant: "acme" });
       const client = await connect(kind, served.at("notes&probe"), bearer(token));
@@ -66,7 +67,7 @@ describe("ctx.auth", { timeout: 60_000 }, () => {
       );
       assert.deepEqual(
         { sub: claims.claims.sub, tenant: claims.claims.tenant, iss: claims.claims.iss, aud: claims.claims.aud },
-        { sub: "alice", tenant: "acme", iss: as.issuer, aud: "urn:test:mcp" },
+        { sub: "alice", tenant: "acme", iss: file.as.issuer, aud: "urn:test:mcp" },
       );
       assert.deepEqual(seen.selection, { active: ["notes", "probe"], unknown: [], permitted: ["extra", "notes", "probe"] });
       assert.equal(seen.era, kind === "v2 modern" ? "modern" : "legacy");
@@ -78,7 +79,7 @@ describe("ctx.auth", { timeout: 60_000 }, () => {
   }
 
   it("never puts the token in a response: refusals, tool errors, /healthz, /toolsets", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { extensions: withProbe([]) });
+    const served = await file.serve({ extensions: withProbe([]) });
     const good = await served.token({ sub: "bob" });
     const wrongAudience = await served.token({ aud: "urn:other" });
     const expired = await served.token({ exp: Math.floor(Date.now() / 1000) - 3600 });

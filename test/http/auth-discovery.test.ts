@@ -3,30 +3,20 @@
 // /.well-known/oauth-protected-resource{path} with and without the query, to anyone (no token, any origin), with
 // `resource` = the MCP URL without query; `resource`, `publicBaseUrl` and `path` move both as they should; and
 // with no authorization server configured, no metadata is served and challenges do not point at any.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { customVerifier } from "../../src/http/auth/index.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { bearer, LeakWatch, modernBody, modernHeaders, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw } from "../helpers/http-host.js";
+import { authTestFile, bearer } from "../helpers/auth-host.js";
+import { LEGACY_POST_HEADERS, legacyInitialize, raw, modernBody, modernHeaders } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const file = authTestFile();
+const { watch } = file;
 
 const initialize = { method: "POST", headers: LEGACY_POST_HEADERS, body: legacyInitialize() };
 
 describe("challenges and protected-resource metadata", { timeout: 60_000 }, () => {
   it("points every 401 at the metadata of the request's own URL, query kept", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { auth: { scopesSupported: ["mcp:read", "mcp:admin"] } });
+    const served = await file.serve({ auth: { scopesSupported: ["mcp:read", "mcp:admin"] } });
     const origin = served.baseUrl.origin;
     const missing = await raw({ url: new URL("/mcp?only=notes&extra", served.baseUrl), ...initialize });
     assert.equal(missing.status, 401);
@@ -48,7 +38,7 @@ describe("challenges and protected-resource metadata", { timeout: 60_000 }, () =
 
     const expected = {
       resource: `${origin}/mcp`,
-      authorization_servers: [as.issuer],
+      authorization_servers: [file.as.issuer],
       scopes_supported: ["mcp:read", "mcp:admin"],
       bearer_methods_supported: ["header"],
     };
@@ -62,7 +52,7 @@ describe("challenges and protected-resource metadata", { timeout: 60_000 }, () =
   });
 
   it("advertises the configured resource, and derives the public base URL of challenges from it", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, {
+    const served = await file.serve({
       auth: { resource: "https://mcp.example.com/tools/mcp" },
       http: { allowedHosts: ["mcp.example.com"] },
     });
@@ -75,13 +65,13 @@ describe("challenges and protected-resource metadata", { timeout: 60_000 }, () =
     const metadata = await raw({ url: new URL("/.well-known/oauth-protected-resource/mcp?only=admin", served.baseUrl) });
     assert.deepEqual(metadata.json, {
       resource: "https://mcp.example.com/tools/mcp",
-      authorization_servers: [as.issuer],
+      authorization_servers: [file.as.issuer],
       bearer_methods_supported: ["header"],
     });
   });
 
   it("serves the metadata of a custom MCP path, and a publicBaseUrl moves the challenge's origin", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { http: { path: "/api/mcp" }, auth: { publicBaseUrl: "https://gw.example.net" } });
+    const served = await file.serve({ http: { path: "/api/mcp" }, auth: { publicBaseUrl: "https://gw.example.net" } });
     const missing = await raw({ url: new URL("/api/mcp?extra", served.baseUrl), ...initialize });
     assert.equal(missing.status, 401);
     assert.equal(
@@ -95,7 +85,7 @@ describe("challenges and protected-resource metadata", { timeout: 60_000 }, () =
 
   it("serves no metadata and points at none when no authorization server is configured", async () => {
     const verifier = customVerifier(async (token) => ({ subject: token === "good-token-value" ? "sam" : "", clientId: "", scopes: ["mcp:read"], claims: {} }));
-    const served = await serveAuthHost(cleanup, watch, as, {
+    const served = await file.serve({
       auth: { verifier, issuer: undefined, audience: undefined, jwksUri: undefined, toolsetScopes: {} },
     });
     const missing = await raw({ url: new URL("/mcp?only=notes", served.baseUrl), ...initialize });

@@ -4,27 +4,17 @@
 // token gets 401 and reaches nothing — no tool runs, no dormant extension wakes. A legacy session id is no
 // credential: without the token, its requests are refused too and the session is untouched. And a build's
 // `server` mounted outside the app still verifies the token and the caller's toolsets.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { McpExtension } from "../../src/extension/types.js";
 import { parseSelection } from "../../src/host/selection.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { AUDIENCE, authExtensions, bearer, LeakWatch, legacyBody, modernBody, modernHeaders, type Runs, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw, rawLegacyInitialize } from "../helpers/http-host.js";
+import { authTestFile, AUDIENCE, authExtensions, bearer, type Runs } from "../helpers/auth-host.js";
+import { LEGACY_POST_HEADERS, legacyInitialize, raw, rawLegacyInitialize, legacyBody, modernBody, modernHeaders } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const file = authTestFile();
+const { cleanup, watch } = file;
 
 /** authExtensions plus a dormant one whose setup must not run for a caller without a token. */
 function withDormant(runs: Runs, setups: string[]): McpExtension[] {
@@ -46,7 +36,7 @@ describe("with auth on, every selection is guarded", { timeout: 60_000 }, () => 
   it("answers 401 to every selection, era and method without a valid token; nothing runs, nothing wakes", async () => {
     const runs: Runs = [];
     const setups: string[] = [];
-    const served = await serveAuthHost(cleanup, watch, as, { extensions: withDormant(runs, setups), runs });
+    const served = await file.serve({ extensions: withDormant(runs, setups), runs });
     const expired = await served.token({ exp: Math.floor(Date.now() / 1000) - 3600 });
     const otherAudience = await served.token({ aud: "https://other.example/mcp" });
     const credentials: Record<string, Record<string, string>> = {
@@ -104,7 +94,7 @@ describe("with auth on, every selection is guarded", { timeout: 60_000 }, () => 
   });
 
   it("does not take a legacy session id as a credential: without the token its requests are refused and the session is untouched", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const token = await served.token({ sub: "alice" });
     const url = new URL("/mcp?only=notes", served.baseUrl);
     const opened = await rawLegacyInitialize(url, bearer(token));
@@ -127,7 +117,7 @@ describe("with auth on, every selection is guarded", { timeout: 60_000 }, () => 
   });
 
   it("guards a build's server mounted outside the app: the token is verified and the build's toolsets must be the caller's", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const built = await served.host.build(parseSelection("only=admin"));
     assert.deepEqual(built.toolsets, ["admin"]);
     const elsewhere = express();

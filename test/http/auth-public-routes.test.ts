@@ -2,24 +2,14 @@
 // {status, service} — extension errors and upstream names need a token; /toolsets needs the same token as MCP
 // (its challenge names the MCP endpoint's metadata), unless publicToolsets, which serves the catalogue without
 // errors, sources or upstream names to callers without a token (a token, when sent, must be valid).
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { McpExtension } from "../../src/extension/types.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { authExtensions, bearer, LeakWatch, type Runs, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, raw } from "../helpers/http-host.js";
+import { authTestFile, authExtensions, bearer, type Runs } from "../helpers/auth-host.js";
+import { raw } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const file = authTestFile();
+const { watch } = file;
 
 /** authExtensions, one that fails its setup, and a gateway-like one whose upstream is down. */
 function degraded(runs: Runs): McpExtension[] {
@@ -43,7 +33,7 @@ function degraded(runs: Runs): McpExtension[] {
 describe("public routes with auth on", { timeout: 60_000 }, () => {
   it("says only whether the service is up at /healthz without a valid token, and everything with one", async () => {
     const runs: Runs = [];
-    const served = await serveAuthHost(cleanup, watch, as, { extensions: degraded(runs), runs });
+    const served = await file.serve({ extensions: degraded(runs), runs });
     const health = new URL("/healthz", served.baseUrl);
     for (const headers of [{}, bearer(watch.track("nope")), bearer(await served.token({ aud: "urn:other" }))]) {
       const answer = await raw({ url: health, headers });
@@ -61,7 +51,7 @@ describe("public routes with auth on", { timeout: 60_000 }, () => {
   });
 
   it("asks for the token at /toolsets, with a challenge naming the MCP endpoint's metadata", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { extensions: degraded([]) });
+    const served = await file.serve({ extensions: degraded([]) });
     const missing = await raw({ url: new URL("/toolsets?only=notes", served.baseUrl) });
     assert.equal(missing.status, 401);
     assert.equal(
@@ -76,7 +66,7 @@ describe("public routes with auth on", { timeout: 60_000 }, () => {
   });
 
   it("serves a public /toolsets with publicToolsets: the catalogue without errors, sources or upstream names", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { extensions: degraded([]), auth: { publicToolsets: true } });
+    const served = await file.serve({ extensions: degraded([]), auth: { publicToolsets: true } });
     const open = await raw({ url: new URL("/toolsets", served.baseUrl) });
     assert.equal(open.status, 200, open.text);
     assert.deepEqual(

@@ -5,19 +5,18 @@
 import { after, afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { jwtVerifier } from "../../src/http/auth/index.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { AUDIENCE, bearer, LeakWatch, legacyBody, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw } from "../helpers/http-host.js";
+import type { AuthorizationServer } from "../fixtures/auth/authorization-server.js";
+import { AUDIENCE, authorizationServerFor, bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
+import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw, legacyBody } from "../helpers/http-host.js";
 
 const cleanup = new Cleanup();
 const watch = new LeakWatch();
 const servers: AuthorizationServer[] = [];
 async function authorizationServer(): Promise<AuthorizationServer> {
-  const as = await startAuthorizationServer({
+  const as = await authorizationServerFor(cleanup, {
     clients: { "test-client": { secret: "test-client-secret", scopes: ["mcp:read"], format: "opaque" } },
   });
   servers.push(as);
-  cleanup.add(() => as.close());
   return as;
 }
 afterEach(() => cleanup.run());

@@ -2,23 +2,13 @@
 // guidance on session hijacking): another subject's valid token on its Mcp-Session-Id gets exactly the answer an
 // unknown session gets (404), for POST, GET and DELETE; nothing runs and the session lives on for its owner. A
 // session also keeps the toolsets it was opened with.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { bearer, LeakWatch, legacyBody, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, callText, connectV2, LEGACY_POST_HEADERS, raw, rawLegacyInitialize } from "../helpers/http-host.js";
+import { authTestFile, bearer } from "../helpers/auth-host.js";
+import { callText, connectV2, LEGACY_POST_HEADERS, raw, rawLegacyInitialize, legacyBody } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const file = authTestFile();
+const { cleanup } = file;
 
 const NOT_FOUND = {
   jsonrpc: "2.0",
@@ -28,7 +18,7 @@ const NOT_FOUND = {
 
 describe("legacy sessions with auth on", { timeout: 60_000 }, () => {
   it("refuses another subject's token on a session as if the session did not exist, and runs nothing", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const alice = await served.token({ sub: "alice" });
     const mallory = await served.token({ sub: "mallory", scope: "mcp:read mcp:admin" });
     const url = new URL("/mcp?only=notes", served.baseUrl);
@@ -61,7 +51,7 @@ describe("legacy sessions with auth on", { timeout: 60_000 }, () => {
   });
 
   it("keeps a session's toolsets as they were when it was opened, and a client of another subject cannot join it", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const admin = await served.token({ sub: "root", scope: "mcp:read mcp:admin" });
     const client = await connectV2(cleanup, new URL("/mcp", served.baseUrl), "legacy", { headers: bearer(admin) });
     assert.equal(await callText(client.client, "wipe"), "wiped");

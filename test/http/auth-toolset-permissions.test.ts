@@ -3,25 +3,15 @@
 // selection that names one gets 403 insufficient_scope naming the scopes it needs — or, with
 // onInsufficientScope "omit", is served without it; a call to a tool outside the caller's active set is an
 // unknown tool whatever the URL asks; and list_server_toolsets and /toolsets describe what this caller may reach.
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { ToolsetPermissions } from "../../src/http/toolset-permissions.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { bearer, LeakWatch, modernBody, modernHeaders, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, connectV2, LEGACY_POST_HEADERS, legacyInitialize, listedTools, raw, type V2Era } from "../helpers/http-host.js";
+import { authTestFile, bearer } from "../helpers/auth-host.js";
+import { connectV2, LEGACY_POST_HEADERS, legacyInitialize, listedTools, raw, type V2Era, modernBody, modernHeaders } from "../helpers/http-host.js";
 
-const cleanup = new Cleanup();
-const watch = new LeakWatch();
-let as: AuthorizationServer;
-before(async () => {
-  as = await startAuthorizationServer();
-});
-afterEach(() => cleanup.run());
-after(async () => {
-  watch.assertClean(as.issuedTokens());
-  await as.close();
-});
+const file = authTestFile();
+const { cleanup } = file;
 
 const READER = { sub: "reader", scope: "mcp:read" };
 const ADMIN = { sub: "root", scope: "mcp:read mcp:admin" };
@@ -56,7 +46,7 @@ describe("ToolsetPermissions", () => {
 describe("toolset permissions on a served host", { timeout: 60_000 }, () => {
   for (const era of ["legacy", "modern"] as const satisfies readonly V2Era[]) {
     it(`leaves a toolset the token does not reach out of the default selection, its tools, instructions and description (${era})`, async () => {
-      const served = await serveAuthHost(cleanup, watch, as);
+      const served = await file.serve();
       const reader = await connectV2(cleanup, served.url, era, { headers: bearer(await served.token(READER)) });
       assert.deepEqual(await listedTools(reader.client), ["list_server_toolsets", "read_note", "whoami"]);
       assert.equal(reader.client.getInstructions(), undefined, "admin's instructions are not sent");
@@ -77,7 +67,7 @@ describe("toolset permissions on a served host", { timeout: 60_000 }, () => {
   }
 
   it("answers 403 insufficient_scope to a selection that names a toolset the token does not reach, in the query or the header", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const reader = bearer(await served.token(READER));
     const origin = served.baseUrl.origin;
     const cases: Array<[string, Record<string, string>]> = [
@@ -122,7 +112,7 @@ describe("toolset permissions on a served host", { timeout: 60_000 }, () => {
   });
 
   it('serves a selection without the toolsets the token does not reach with onInsufficientScope: "omit"', async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { auth: { onInsufficientScope: "omit" } });
+    const served = await file.serve({ auth: { onInsufficientScope: "omit" } });
     const reader = bearer(await served.token(READER));
     const only = await connectV2(cleanup, served.at("only=admin"), "modern", { headers: reader });
     assert.deepEqual(await listedTools(only.client), ["list_server_toolsets"]);
@@ -132,7 +122,7 @@ describe("toolset permissions on a served host", { timeout: 60_000 }, () => {
   });
 
   it("treats a call to a tool outside the caller's active set as an unknown tool, whatever the URL asks", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { auth: { onInsufficientScope: "omit" } });
+    const served = await file.serve({ auth: { onInsufficientScope: "omit" } });
     const reader = bearer(await served.token(READER));
     for (const query of ["", "only=admin", "admin", "toolsets=admin"]) {
       for (const name of ["wipe", "admin__wipe", "admin.wipe"]) {
@@ -153,7 +143,7 @@ describe("toolset permissions on a served host", { timeout: 60_000 }, () => {
   });
 
   it("describes at /toolsets what this caller may reach", async () => {
-    const served = await serveAuthHost(cleanup, watch, as);
+    const served = await file.serve();
     const describe = async (claims: Record<string, unknown>, query = "") => {
       const response = await raw({ url: new URL(`/toolsets${query}`, served.baseUrl), headers: bearer(await served.token(claims)) });
       assert.equal(response.status, 200, response.text);
@@ -169,7 +159,7 @@ describe("toolset permissions on a served host", { timeout: 60_000 }, () => {
   });
 
   it("warns at start about toolset scopes that name no declared toolset (a misspelt name guards nothing)", async () => {
-    const served = await serveAuthHost(cleanup, watch, as, { auth: { toolsetScopes: { admin: ["mcp:admin"], admni: ["mcp:admin"] } } });
+    const served = await file.serve({ auth: { toolsetScopes: { admin: ["mcp:admin"], admni: ["mcp:admin"] } } });
     const warning = served.records.find((r) => r.message.startsWith("auth.toolsetScopes names toolsets no extension declares"));
     assert.equal(warning?.message, "auth.toolsetScopes names toolsets no extension declares (admni); check the names, a misspelt one guards nothing");
     assert.equal(warning?.level, "warn");

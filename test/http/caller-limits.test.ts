@@ -5,11 +5,11 @@
 // address are two callers), else the client address. On a manual clock.
 import { after, afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { McpExtension } from "../../src/extension/types.js";
 import { HTTP_DEFAULTS } from "../../src/http/http-defaults.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
-import { bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
+import type { AuthorizationServer } from "../fixtures/auth/authorization-server.js";
+import { authorizationServerFor, bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
 import { Cleanup, connectV1, LEGACY_POST_HEADERS, legacyInitialize, raw, serveHost, watchLegacyStreams } from "../helpers/http-host.js";
+import { gatedExtension } from "../helpers/gated-tool.js";
 import { ManualClock } from "../helpers/manual-clock.js";
 
 const cleanup = new Cleanup();
@@ -17,29 +17,6 @@ const watch = new LeakWatch();
 const servers: AuthorizationServer[] = [];
 afterEach(() => cleanup.run());
 after(() => watch.assertClean(servers.flatMap((s) => s.issuedTokens())));
-
-const waiting: Array<() => void> = [];
-const startedWaiters: Array<{ count: number; resolve: () => void }> = [];
-let started = 0;
-/** Resolves once `count` calls of `wait` have started since the file began. */
-function startedCalls(count: number): Promise<void> {
-  return started >= count ? Promise.resolve() : new Promise((resolve) => startedWaiters.push({ count, resolve }));
-}
-const slow: McpExtension = {
-  name: "slow",
-  toolsets: [{ name: "slow" }],
-  tools: [
-    {
-      name: "wait",
-      handler: async () => {
-        started += 1;
-        for (const w of startedWaiters.filter((w) => w.count <= started)) w.resolve();
-        await new Promise<void>((resolve) => waiting.push(resolve));
-        return { content: [{ type: "text", text: "done" }] };
-      },
-    },
-  ],
-};
 
 const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const MODERN_HEADERS = { ...LEGACY_POST_HEADERS, "mcp-protocol-version": "2026-07-28" };
@@ -72,7 +49,7 @@ describe("caller limits", { timeout: 30_000 }, () => {
 
   it("refuses requests over a caller's rate with 429 and Retry-After, and serves it again once its bucket refills", async () => {
     const clock = new ManualClock();
-    const { url } = await serveHost(cleanup, [slow], { http: { clock, callerRequestsPerSecond: 2, callerBurst: 3 } });
+    const { url } = await serveHost(cleanup, [gatedExtension().extension], { http: { clock, callerRequestsPerSecond: 2, callerBurst: 3 } });
     for (let i = 0; i < 3; i++) assert.equal((await modernList(url)).status, 200, `request ${i + 1}`);
     const refused = await modernList(url);
     assert.equal(refused.status, 429);
@@ -94,13 +71,13 @@ describe("caller limits", { timeout: 30_000 }, () => {
 
   it("refuses a caller's request beyond callerMaxConcurrent in flight with 429; a stream does not count", async () => {
     const streams = watchLegacyStreams();
-    const { url } = await serveHost(cleanup, [slow], { http: { callerMaxConcurrent: 2 }, host: { serverFactory: streams.serverFactory } });
+    const gated = gatedExtension();
+    const { url } = await serveHost(cleanup, [gated.extension], { http: { callerMaxConcurrent: 2 }, host: { serverFactory: streams.serverFactory } });
     // A legacy session's GET stream stays open by design: it is not a request in flight.
     await connectV1(cleanup, url);
     await streams.opened(1);
-    const before = started;
     const calls = [modernCall(url, "wait"), modernCall(url, "wait")];
-    await startedCalls(before + 2);
+    await gated.started(2);
     const refused = await modernList(url);
     assert.equal(refused.status, 429);
     assert.equal(refused.headers["retry-after"], "1");
@@ -108,15 +85,14 @@ describe("caller limits", { timeout: 30_000 }, () => {
       refused.json.error.message,
       "Too many requests at once: this caller may have 2 requests in flight (http.callerMaxConcurrent); retry after 1 s.",
     );
-    for (const release of waiting.splice(0)) release();
+    gated.releaseAll();
     for (const call of await Promise.all(calls)) assert.equal(call.status, 200);
     assert.equal((await modernList(url)).status, 200);
   });
 
   it("counts the token's subject as the caller when auth is on: two subjects behind one address are two callers", async () => {
-    const as = await startAuthorizationServer({});
+    const as = await authorizationServerFor(cleanup);
     servers.push(as);
-    cleanup.add(() => as.close());
     const clock = new ManualClock();
     const served = await serveAuthHost(cleanup, watch, as, { http: { clock, callerRequestsPerSecond: 1, callerBurst: 1 } });
     const alice = bearer(await served.token({ sub: "alice" }));

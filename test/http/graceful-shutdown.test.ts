@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import * as z from "zod";
 import { defineExtension, defineTool } from "../../src/index.js";
 import { buildHost } from "../../src/deployment.js";
-import { listenHost } from "../../src/http/listen.js";
+import { type ListeningHost, listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
-import { rawLegacyInitialize } from "../helpers/http-host.js";
+import { LEGACY_POST_HEADERS, legacyBody, modernBody, modernHeaders, rawLegacyInitialize } from "../helpers/http-host.js";
 import { postHead, RawSocket } from "../helpers/raw-http.js";
 
 function openIdleSocket(port: number): Promise<Socket> {
@@ -17,6 +17,27 @@ function openIdleSocket(port: number): Promise<Socket> {
     const socket = connect(port, "127.0.0.1", () => resolve(socket));
     socket.once("error", reject);
   });
+}
+
+/** A host whose one tool, `slow`, runs until the test releases it; `running` settles once a call has started. */
+async function serveSlowTool(): Promise<{ served: ListeningHost; running: Promise<void>; release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const slow = defineTool({
+    name: "slow",
+    inputSchema: z.object({}),
+    handler: async () => {
+      started();
+      await gate;
+      return { content: [{ type: "text", text: "finished" }] };
+    },
+  });
+  const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
+  await host.start();
+  const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
+  return { served, running, release };
 }
 
 describe("graceful shutdown", () => {
@@ -40,42 +61,11 @@ describe("graceful shutdown", () => {
   });
 
   it("lets a request in flight finish before closing its socket", suiteTimeout, async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const slow = defineTool({
-      name: "slow",
-      inputSchema: z.object({}),
-      handler: async () => {
-        started();
-        await gate;
-        return { content: [{ type: "text", text: "finished" }] };
-      },
-    });
-    const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
-    await host.start();
-    const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "slow",
-        arguments: {},
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
-      },
-    });
+    const { served, running, release } = await serveSlowTool();
     const response = fetch(served.url, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "slow",
-      },
-      body,
+      headers: modernHeaders("tools/call", "slow"),
+      body: modernBody("tools/call", { name: "slow", arguments: {} }),
     });
     await running;
     const closed = served.close();
@@ -91,43 +81,19 @@ describe("graceful shutdown, the sockets", () => {
 
   for (const era of ["legacy", "modern"] as const) {
     it(`answers a ${era} request in flight with Connection: close once the drain starts, and ends its socket cleanly`, suiteTimeout, async () => {
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let started!: () => void;
-      const running = new Promise<void>((resolve) => (started = resolve));
-      const slow = defineTool({
-        name: "slow",
-        inputSchema: z.object({}),
-        handler: async () => {
-          started();
-          await gate;
-          return { content: [{ type: "text", text: "finished" }] };
-        },
-      });
-      const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
-      await host.start();
-      const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
+      const { served, running, release } = await serveSlowTool();
       const port = Number(served.baseUrl.port);
       const client = new RawSocket(port);
-      const base = { host: `127.0.0.1:${port}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const base = { host: `127.0.0.1:${port}`, ...LEGACY_POST_HEADERS };
       if (era === "legacy") {
         // A session first (on its own connection), then the slow call on this keep-alive one.
         const init = await rawLegacyInitialize(served.url);
         const session = String(init.headers["mcp-session-id"]);
-        const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow", arguments: {} } });
+        const call = legacyBody("tools/call", { name: "slow", arguments: {} });
         await client.send(postHead("/mcp", { ...base, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, Buffer.byteLength(call)) + call);
       } else {
-        const call = JSON.stringify({
-          jsonrpc: "2.0",
-          id: 2,
-          method: "tools/call",
-          params: {
-            name: "slow",
-            arguments: {},
-            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
-          },
-        });
-        const headers = { ...base, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" };
+        const call = modernBody("tools/call", { name: "slow", arguments: {} }, 2);
+        const headers = { ...base, ...modernHeaders("tools/call", "slow") };
         await client.send(postHead("/mcp", headers, Buffer.byteLength(call)) + call);
       }
       await running;

@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { acceptedContent, defineExtension, defineTool, inputRequired, silentLogger } from "../../src/index.js";
 import { buildHost, listenHost } from "../../src/deployment.js";
 import type { ListeningHost } from "../../src/deployment.js";
+import { lastRpcMessage } from "../helpers/http-host.js";
 
 const Name = z.object({ name: z.string() });
 let handlerSawTamperedRetry = false;
@@ -55,15 +56,7 @@ function modernCall(url: URL, id: number, params: Record<string, unknown>): Prom
 }
 
 async function rpcBody(response: Response): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const text = await response.text();
-  const data = text.startsWith("{")
-    ? text
-    : (text
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5))
-        .pop() ?? "{}");
-  return JSON.parse(data);
+  return lastRpcMessage(await response.text());
 }
 
 describe("request state sealing", () => {

@@ -7,41 +7,11 @@ import assert from "node:assert/strict";
 import { TOOL_LIMIT_DEFAULTS, ToolCallGate } from "../../src/host/protocol/tool-limits.js";
 import type { McpExtension } from "../../src/extension/types.js";
 import { Cleanup, connectV2, errorText, serveHost } from "../helpers/http-host.js";
+import { gatedExtension } from "../helpers/gated-tool.js";
 import { logsWithCode } from "../helpers/kit.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-
-/** A tool whose calls wait for the test to let them go, one at a time. */
-function gatedExtension() {
-  const waiting: Array<() => void> = [];
-  const startedWaiters: Array<{ count: number; resolve: () => void }> = [];
-  let started = 0;
-  const extension: McpExtension = {
-    name: "slow",
-    toolsets: [{ name: "slow" }],
-    tools: [
-      {
-        name: "wait",
-        handler: async () => {
-          started += 1;
-          for (const w of startedWaiters.filter((w) => w.count <= started)) w.resolve();
-          await new Promise<void>((resolve) => waiting.push(resolve));
-          return { content: [{ type: "text", text: "done" }] };
-        },
-      },
-    ],
-  };
-  return {
-    extension,
-    /** Resolves once `count` calls have started in all. */
-    started: (count: number) => (started >= count ? Promise.resolve() : new Promise<void>((resolve) => startedWaiters.push({ count, resolve }))),
-    releaseOne: () => waiting.shift()?.(),
-    releaseAll: () => {
-      for (const release of waiting.splice(0)) release();
-    },
-  };
-}
 
 const BIG = "x".repeat(2 * 1024 * 1024);
 const cyclic: Record<string, unknown> = { a: 1 };

@@ -19,8 +19,7 @@ import { createObservability } from "../../src/observe/observability.js";
 import { createPinoLogger } from "../../src/observe/pino-logger.js";
 import { MAX_BUFFERED_BYTES } from "../../src/observe/log-stream.js";
 import type { Logger } from "../../src/logger.js";
-import { modernBody, modernHeaders } from "../helpers/auth-host.js";
-import { Cleanup, raw } from "../helpers/http-host.js";
+import { Cleanup, raw, modernBody, modernHeaders } from "../helpers/http-host.js";
 import { kit } from "../helpers/observed-host.js";
 
 const cleanup = new Cleanup();

@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Cleanup, errorText } from "../helpers/http-host.js";
+import { Cleanup, errorText, lastRpcMessage } from "../helpers/http-host.js";
 import { legacyServer, modernServer, serveGateway, textOf } from "./gateway-kit.js";
 
 const cleanup = new Cleanup();
@@ -88,15 +88,7 @@ async function modernCall(
       },
     }),
   });
-  const text = await response.text();
-  const data = text.startsWith("{")
-    ? text
-    : (text
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5))
-        .pop() ?? "{}");
-  return JSON.parse(data);
+  return lastRpcMessage(await response.text());
 }
 
 describe("upstream questions reach the downstream client of the call", { timeout: 60_000 }, () => {

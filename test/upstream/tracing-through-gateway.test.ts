@@ -14,8 +14,7 @@ import { listenHost } from "../../src/http/listen.js";
 import { createObservability } from "../../src/observe/observability.js";
 import { createPinoLogger } from "../../src/observe/pino-logger.js";
 import { createGateway } from "../../src/upstream/index.js";
-import { modernBody, modernHeaders } from "../helpers/auth-host.js";
-import { Cleanup, raw } from "../helpers/http-host.js";
+import { Cleanup, raw, modernBody, modernHeaders } from "../helpers/http-host.js";
 import { kit, lineSink, serveObserved } from "../helpers/observed-host.js";
 
 const exporter = new InMemorySpanExporter();

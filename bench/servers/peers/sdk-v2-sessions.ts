@@ -4,17 +4,17 @@
  * `McpServer` with the zod tools per `Mcp-Session-Id`; DELETE ends a session.
  */
 import { randomUUID } from "node:crypto";
-import type { Request, Response } from "express";
 import { createMcpExpressApp } from "@modelcontextprotocol/express";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { isInitializeRequest, McpServer } from "@modelcontextprotocol/server";
 import type { PeerStarter } from "../peer.js";
 import { ECHO_DESCRIPTION, ECHO_NAME, echoInput, echoResult, extraResult, extraTools } from "../tools.js";
+import { SessionMap } from "../session-map.js";
 import { listenLoopback } from "./node-http.js";
 
 export const startSdkV2Sessions: PeerStarter = async (config) => {
   const extras = extraTools(config.extraTools);
-  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
+  const sessions = new SessionMap<NodeStreamableHTTPServerTransport>();
   const newServer = () => {
     const server = new McpServer({ name: "bench", version: "1.0.0" });
     server.registerTool(ECHO_NAME, { description: ECHO_DESCRIPTION, inputSchema: echoInput }, ({ text }) => echoResult(text));
@@ -22,30 +22,20 @@ export const startSdkV2Sessions: PeerStarter = async (config) => {
     return server;
   };
   const app = createMcpExpressApp();
-  const existing = (req: Request, res: Response) => {
-    const id = req.headers["mcp-session-id"];
-    const transport = typeof id === "string" ? transports.get(id) : undefined;
-    if (!transport) res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
-    return transport;
-  };
   app.post("/mcp", async (req, res) => {
     if (req.headers["mcp-session-id"] === undefined && isInitializeRequest(req.body)) {
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void transports.set(id, transport),
+        onsessioninitialized: (id) => void sessions.set(id, transport),
       });
-      transport.onclose = () => {
-        if (transport.sessionId) transports.delete(transport.sessionId);
-      };
+      sessions.forgetOnClose(transport);
       await newServer().connect(transport);
       return transport.handleRequest(req, res, req.body);
     }
-    await existing(req, res)?.handleRequest(req, res, req.body);
+    await sessions.existing(req, res)?.handleRequest(req, res, req.body);
   });
-  app.get("/mcp", async (req, res) => void (await existing(req, res)?.handleRequest(req, res)));
-  app.delete("/mcp", async (req, res) => void (await existing(req, res)?.handleRequest(req, res)));
+  app.get("/mcp", async (req, res) => void (await sessions.existing(req, res)?.handleRequest(req, res)));
+  app.delete("/mcp", async (req, res) => void (await sessions.existing(req, res)?.handleRequest(req, res)));
   const { createServer } = await import("node:http");
-  return listenLoopback(createServer(app), async () => {
-    await Promise.all([...transports.values()].map((t) => t.close()));
-  });
+  return listenLoopback(createServer(app), () => sessions.closeAll());
 };

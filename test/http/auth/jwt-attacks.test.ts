@@ -6,20 +6,10 @@ import assert from "node:assert/strict";
 import { base64url, generateKeyPair, exportJWK, SignJWT, UnsecuredJWT } from "jose";
 import { jwtVerifier } from "../../../src/http/auth/index.js";
 import { startAuthorizationServer, type AuthorizationServer } from "../../fixtures/auth/authorization-server.js";
+import { REFUSAL_REASONS } from "../../helpers/auth-host.js";
 
 const AUDIENCE = "https://mcp.example.test/mcp";
 const now = () => Math.floor(Date.now() / 1000);
-
-const MESSAGES = {
-  algorithm: "the access token is signed with an algorithm this server does not accept",
-  criticalHeader: "the access token has a critical header extension this server does not understand",
-  signature: "the access token's signature does not verify",
-  unknownKey: "the access token is signed by a key the issuer does not publish",
-  expired: "the access token has expired",
-  notYetValid: "the access token is not valid yet (nbf is in the future)",
-  issuer: "the access token was issued by an issuer this server does not accept",
-  audience: "the access token was issued for another resource (its audience does not name this server)",
-};
 
 async function assertRefused(attempt: Promise<unknown>, message: string, token: string): Promise<void> {
   await assert.rejects(attempt, (error: Error & { code?: string }) => {
@@ -73,7 +63,7 @@ describe("JWT verification against a real JWKS endpoint", () => {
         alg === "none"
           ? new UnsecuredJWT({ iss: as.issuer, aud: AUDIENCE, sub: "alice", exp: now() + 300 }).encode()
           : `${base64url.encode(JSON.stringify({ alg }))}.${payload}.`;
-      await assertRefused(verifierFor().verify(token), MESSAGES.algorithm, token);
+      await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.algorithm, token);
     });
   }
 
@@ -82,31 +72,31 @@ describe("JWT verification against a real JWKS endpoint", () => {
     const token = await new SignJWT({ iss: as.issuer, aud: AUDIENCE, sub: "alice", scope: "mcp:admin", exp: now() + 300 })
       .setProtectedHeader({ alg: "HS256", kid: as.kid })
       .sign(new TextEncoder().encode(pem));
-    await assertRefused(verifierFor().verify(token), MESSAGES.algorithm, token);
-    await assertRefused(jwtVerifier({ issuer: as.issuer, audience: AUDIENCE, keys: [pem] }).verify(token), MESSAGES.algorithm, token);
+    await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.algorithm, token);
+    await assertRefused(jwtVerifier({ issuer: as.issuer, audience: AUDIENCE, keys: [pem] }).verify(token), REFUSAL_REASONS.algorithm, token);
     assert.equal(as.calls.jwks, 0, "an algorithm outside the allow-list is refused before any key is fetched");
   });
 
   it("refuses an expired token, and accepts one expired within the 30 s clock tolerance", async () => {
     const expired = await as.mint({ exp: now() - 3600, iat: now() - 7200 });
-    await assertRefused(verifierFor().verify(expired), MESSAGES.expired, expired);
+    await assertRefused(verifierFor().verify(expired), REFUSAL_REASONS.expired, expired);
     const justExpired = await as.mint({ exp: now() - 10 });
     assert.equal((await verifierFor().verify(justExpired)).subject, "user-1");
   });
 
   it("refuses a token whose nbf is in the future", async () => {
     const token = await as.mint({ nbf: now() + 3600 });
-    await assertRefused(verifierFor().verify(token), MESSAGES.notYetValid, token);
+    await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.notYetValid, token);
   });
 
   it("refuses a token from another issuer", async () => {
     const token = await as.mint({ iss: "https://idp.attacker.test" });
-    await assertRefused(verifierFor().verify(token), MESSAGES.issuer, token);
+    await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.issuer, token);
   });
 
   it("refuses a token minted for another resource (the confused deputy)", async () => {
     const token = await as.mint({ aud: "https://other-resource.example.test/mcp" });
-    await assertRefused(verifierFor().verify(token), MESSAGES.audience, token);
+    await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.audience, token);
   });
 
   it("refuses a token whose kid the issuer does not publish, without re-fetching during the cooldown", async () => {
@@ -118,7 +108,7 @@ describe("JWT verification against a real JWKS endpoint", () => {
     const verifier = verifierFor({ jwksCooldownMs: 3_600_000 });
     await verifier.verify(await as.mint());
     const fetchesBefore = as.calls.jwks;
-    for (let i = 0; i < 5; i += 1) await assertRefused(verifier.verify(token), MESSAGES.unknownKey, token);
+    for (let i = 0; i < 5; i += 1) await assertRefused(verifier.verify(token), REFUSAL_REASONS.unknownKey, token);
     assert.equal(as.calls.jwks, fetchesBefore, "a flood of unknown kids does not hammer the JWKS endpoint");
   });
 
@@ -127,18 +117,18 @@ describe("JWT verification against a real JWKS endpoint", () => {
     const [header, payload, signature] = genuine.split(".") as [string, string, string];
     const claims = JSON.parse(new TextDecoder().decode(base64url.decode(payload)));
     const token = `${header}.${base64url.encode(JSON.stringify({ ...claims, scope: "mcp:read mcp:admin", sub: "root" }))}.${signature}`;
-    await assertRefused(verifierFor().verify(token), MESSAGES.signature, token);
+    await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.signature, token);
   });
 
   for (const pointer of ["jku", "x5u", "jwk"] as const) {
     it(`never follows a ${pointer} header to the attacker's own key`, async () => {
       const ownKid = await attacker.mint({ iss: as.issuer }, { header: { [pointer]: pointer === "jwk" ? attacker.publicJwk() : attacker.jwksUri } });
-      await assertRefused(verifierFor().verify(ownKid), MESSAGES.unknownKey, ownKid);
+      await assertRefused(verifierFor().verify(ownKid), REFUSAL_REASONS.unknownKey, ownKid);
       const victimKid = await attacker.mint(
         { iss: as.issuer },
         { header: { kid: as.kid, [pointer]: pointer === "jwk" ? attacker.publicJwk() : attacker.jwksUri } },
       );
-      await assertRefused(verifierFor().verify(victimKid), MESSAGES.signature, victimKid);
+      await assertRefused(verifierFor().verify(victimKid), REFUSAL_REASONS.signature, victimKid);
       assert.equal(attacker.calls.jwks, 0, "the attacker's key server was never asked");
     });
   }
@@ -148,7 +138,7 @@ describe("JWT verification against a real JWKS endpoint", () => {
       {},
       { header: { crit: ["urn:example:must-understand"], "urn:example:must-understand": true }, crit: { "urn:example:must-understand": true } },
     );
-    await assertRefused(verifierFor().verify(token), MESSAGES.criticalHeader, token);
+    await assertRefused(verifierFor().verify(token), REFUSAL_REASONS.criticalHeader, token);
   });
 
   it("picks up a rotated key without a restart, and then refuses the retired key", async () => {
@@ -160,7 +150,7 @@ describe("JWT verification against a real JWKS endpoint", () => {
     assert.equal((await verifier.verify(rotated)).subject, "after");
     assert.equal(as.calls.jwks, 2, "the new kid made the verifier fetch the key set again");
     const retired = await as.mint({ sub: "retired" }, { key: "retired" });
-    await assertRefused(verifier.verify(retired), MESSAGES.unknownKey, retired);
+    await assertRefused(verifier.verify(retired), REFUSAL_REASONS.unknownKey, retired);
   });
 
   it("verifies ES256 and EdDSA tokens from a JWKS", async () => {

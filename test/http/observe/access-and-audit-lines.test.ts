@@ -3,17 +3,14 @@
 // line per tool call (tool, toolset, extension, outcome, duration), arguments only when asked for and then with
 // secret-looking values masked; and every line written while serving a request carries its request id (and inside
 // a tool call, the tool's names), including the extension's own.
-import { after, afterEach, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type AuthorizationServer, startAuthorizationServer } from "../../fixtures/auth/authorization-server.js";
-import { AUDIENCE, bearer, modernBody, modernHeaders } from "../../helpers/auth-host.js";
-import { Cleanup, raw } from "../../helpers/http-host.js";
+import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
+import { Cleanup, raw, modernBody, modernHeaders } from "../../helpers/http-host.js";
 import { kit, type Line, serveObserved } from "../../helpers/observed-host.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-const servers: AuthorizationServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
 
 function call(url: URL, name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) {
   return raw({ url, method: "POST", headers: { ...modernHeaders("tools/call", name), ...headers }, body: modernBody("tools/call", { name, arguments: args }) });
@@ -112,8 +109,7 @@ describe("access and audit lines", { timeout: 60_000 }, () => {
   });
 
   it("names the caller's subject on both lines when auth is on, and never the token", async () => {
-    const as = await startAuthorizationServer();
-    servers.push(as);
+    const as = await authorizationServerFor(cleanup);
     const served = await serveObserved(cleanup, [kit], {
       http: { auth: { issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri } },
     });

@@ -2,29 +2,18 @@
 // method and status; tool calls by toolset, tool and outcome; build cache hits and misses; live sessions; open
 // streams; extensions by status. Off unless asked for; label values bounded (a made-up tool is `other`); with auth
 // on, a token with the configured scopes, or a loopback port of its own; a broken gauge never breaks a scrape.
-import { after, afterEach, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { defineExtension } from "../../../src/extension/define.js";
 import { buildHost } from "../../../src/host/build-host.js";
 import { createHostApp } from "../../../src/http/app.js";
 import { silentLogger } from "../../../src/logger.js";
 import { createObservability } from "../../../src/observe/observability.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../../fixtures/auth/authorization-server.js";
-import { AUDIENCE, bearer, modernBody, modernHeaders } from "../../helpers/auth-host.js";
-import { Cleanup, connectV1, raw, watchLegacyStreams } from "../../helpers/http-host.js";
-import { kit, serveObserved } from "../../helpers/observed-host.js";
+import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
+import { Cleanup, connectV1, raw, watchLegacyStreams, modernBody, modernHeaders } from "../../helpers/http-host.js";
+import { broken, kit, serveObserved } from "../../helpers/observed-host.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-const servers: AuthorizationServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
-
-const broken = defineExtension({
-  name: "broken",
-  setup: () => {
-    throw new Error("broken on purpose");
-  },
-});
 
 function call(url: URL, name: string, args: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   return raw({ url, method: "POST", headers: { ...modernHeaders("tools/call", name), ...headers }, body: modernBody("tools/call", { name, arguments: args }) });
@@ -122,8 +111,7 @@ describe("/metrics", { timeout: 60_000 }, () => {
   });
 
   it("with auth on, needs a token carrying metrics.scopes", async () => {
-    const as = await startAuthorizationServer();
-    servers.push(as);
+    const as = await authorizationServerFor(cleanup);
     const served = await serveObserved(cleanup, [kit], {
       observe: { metrics: { defaultMetrics: false } },
       http: { auth: { issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri }, metrics: { scopes: ["mcp:metrics"] } },

@@ -3,26 +3,16 @@
 // explores a selection (what the URL serves, its instructions, its unknown names), and runs a tool through a form
 // generated from the tool's input schema — through the real MCP endpoint, as the audit line proves. With auth on,
 // its data is refused without a token and shown with one; `ui: false` turns it off.
-import { after, afterEach, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { defineExtension } from "../../../src/extension/define.js";
-import { type AuthorizationServer, startAuthorizationServer } from "../../fixtures/auth/authorization-server.js";
-import { AUDIENCE, bearer } from "../../helpers/auth-host.js";
+import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
 import { openPage } from "../../helpers/browser.js";
 import { Cleanup, raw } from "../../helpers/http-host.js";
-import { kit, serveObserved } from "../../helpers/observed-host.js";
+import { broken, kit, serveObserved } from "../../helpers/observed-host.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
-const servers: AuthorizationServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
-
-const broken = defineExtension({
-  name: "broken",
-  setup: () => {
-    throw new Error("broken on purpose");
-  },
-});
 
 const units = defineExtension({
   name: "units",
@@ -98,8 +88,7 @@ describe("the operator page", { timeout: 120_000 }, () => {
   });
 
   it("with auth on, refuses its data without a token and shows the caller's view with one", async () => {
-    const as = await startAuthorizationServer();
-    servers.push(as);
+    const as = await authorizationServerFor(cleanup);
     const served = await serveObserved(cleanup, [kit, units], {
       http: { auth: { issuer: as.issuer, audience: AUDIENCE, jwksUri: as.jwksUri, toolsetScopes: { units: ["mcp:units"] } } },
     });
