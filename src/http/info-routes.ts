@@ -9,9 +9,8 @@ import type { HostDescription } from "../host/describe.js";
 import type { McpHost } from "../host/host.js";
 import { assertNoUnknownToolsets } from "../host/selection.js";
 import { callerOf } from "./auth/bearer-auth.js";
-import { refuseQueryToken } from "./auth/bearer-token.js";
-import { sendAuthFailure } from "./auth/challenge.js";
 import { healthOf } from "./health.js";
+import { passWithoutToken } from "./auth/pass-without-token.js";
 import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { selectionOf } from "./request-selection.js";
@@ -74,15 +73,6 @@ export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: Host
   // Public: a request without credentials gets the public catalogue; one that sends a token must send a good one.
   const gate: RequestHandler = !auth.publicToolsets
     ? auth.require
-    : (req, res, next) => {
-        if (req.headers.authorization !== undefined) return auth.require(req, res, next);
-        try {
-          refuseQueryToken(req.originalUrl);
-        } catch (error) {
-          sendAuthFailure(res, error);
-          return;
-        }
-        next();
-      };
+    : (req, res, next) => (req.headers.authorization !== undefined ? auth.require(req, res, next) : passWithoutToken(req, res, next));
   return [gate, answer];
 }

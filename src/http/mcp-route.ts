@@ -9,9 +9,8 @@ import { compiledOf } from "../host/built-server.js";
 import type { McpHost } from "../host/host.js";
 import { assertNoUnknownToolsets, selectionKey } from "../host/selection.js";
 import { callerOf } from "./auth/bearer-auth.js";
-import { refuseQueryToken } from "./auth/bearer-token.js";
-import { sendAuthFailure } from "./auth/challenge.js";
 import { markLongLived } from "./connection-tracker.js";
+import { passWithoutToken } from "./auth/pass-without-token.js";
 import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
@@ -30,16 +29,7 @@ const MCP_METHODS = new Set(["POST", "GET", "DELETE", "OPTIONS"]);
  */
 function gateOf(auth: HostAuth): RequestHandler {
   return (req, res, next) => {
-    if (req.method === "OPTIONS" && req.headers.authorization === undefined) {
-      try {
-        refuseQueryToken(req.originalUrl);
-      } catch (error) {
-        sendAuthFailure(res, error);
-        return;
-      }
-      next();
-      return;
-    }
+    if (req.method === "OPTIONS" && req.headers.authorization === undefined) return passWithoutToken(req, res, next);
     return auth.require(req, res, next);
   };
 }
