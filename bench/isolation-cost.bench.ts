@@ -1,5 +1,5 @@
 /**
- * What tool isolation costs (DESIGN.md §16): the same tools called on the host's main thread and in a worker
+ * What tool isolation costs (docs/design.md §16): the same tools called on the host's main thread and in a worker
  * thread (`isolation`), side by side in one run — per-call latency (one call at a time) and throughput (N calls in
  * flight), for a trivial tool and for text_stats on a small and a large text — with the ratios isolated / main.
  * Calls go through a real host and a real SDK client over an in-memory pair (the 2025 era), so the numbers are the

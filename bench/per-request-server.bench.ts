@@ -1,5 +1,5 @@
 /**
- * What a per-request server costs (DESIGN.md §3, §15), for a build of 10 tools and one of 1000, side by side:
+ * What a per-request server costs (docs/design.md §3, §15), for a build of 10 tools and one of 1000, side by side:
  * the host's `built.createServer()` over precomputed tables, against an SDK `McpServer` with the same zod tools
  * registered per request (what §3 avoids). Server side only: raw JSON-RPC over an in-memory pair, so the client's
  * own parsing of a large list is not counted. Prints medians and ratios; asserts nothing.

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite (DESIGN.md §15): `npm run bench` runs every scenario; `-- --quick` runs each measurement
+ * The benchmark suite (docs/design.md §15): `npm run bench` runs every scenario; `-- --quick` runs each measurement
  * for about a second; `-- --scenario <name>` runs one. Every server runs in its own process, driven by a
  * separate load-generator process; every answer is checked, and a wrong one fails the run (exit 1). Results go to
  * bench/results/latest.json and latest.md (or --out DIR) and the Markdown is printed.

@@ -43,7 +43,7 @@ export { mcpCors } from "./http/cors.js";
 export { tokenVerifierFrom } from "./http/host-auth-options.js";
 export type { HostAuthOptions, HostIntrospectionOptions } from "./http/host-auth-options.js";
 
-// Token verification building blocks (DESIGN.md §9): for the `auth` option's `verifier` and a serverFactory's chain.
+// Token verification building blocks (docs/design.md §9): for the `auth` option's `verifier` and a serverFactory's chain.
 export {
   bearerAuth,
   callerOf,
@@ -70,7 +70,7 @@ export type {
   TokenRefusalReason,
 } from "./http/auth/index.js";
 
-// Logs, metrics and traces (DESIGN.md §18): the listeners behind `HostOptions.observer`, the pino logger, the seam's shapes.
+// Logs, metrics and traces (docs/design.md §18): the listeners behind `HostOptions.observer`, the pino logger, the seam's shapes.
 export { createObservability } from "./observe/observability.js";
 export type { Observability, ObservabilityOptions, HttpRequestSample, GatewayCallObserver } from "./observe/observability.js";
 export { createPinoLogger } from "./observe/pino-logger.js";

@@ -61,7 +61,7 @@ describe("entry points", () => {
     const names = result.stdout.trim().split(",");
     for (const name of ["buildHost", "McpHost", "loadExtensions", "discoverExtensions", "parseSelection", "createHostApp", "listenHost", "healthOf"])
       assert.ok(names.includes(name), name);
-    // What a deployment composes for token verification and CORS (DESIGN.md §9).
+    // What a deployment composes for token verification and CORS (docs/design.md §9).
     for (const name of [
       "bearerAuth",
       "callerOf",
@@ -73,7 +73,7 @@ describe("entry points", () => {
       "tokenVerifierFrom",
     ])
       assert.ok(names.includes(name), name);
-    // Logs, metrics and traces (DESIGN.md §18).
+    // Logs, metrics and traces (docs/design.md §18).
     for (const name of ["createObservability", "createPinoLogger", "maskSecrets", "markToolOutcome", "toolOutcomeOf"]) assert.ok(names.includes(name), name);
     for (const seam of ["serveSelections", "setHandlerFactory", "buildActive", "reportFailed", "compiledOf", "OPEN_SERVING"])
       assert.ok(!names.includes(seam), `${seam} is internal`);

@@ -1,5 +1,5 @@
 /**
- * Scenario 5, `gateway`: `tools/call echo` through mcp-host to an upstream it mounts with `servers:` (DESIGN.md
+ * Scenario 5, `gateway`: `tools/call echo` through mcp-host to an upstream it mounts with `servers:` (docs/design.md
  * §11), against calling that upstream directly, at concurrency 1 and 16 — HTTP (the raw SDK v2 peer) and stdio
  * (raw SDK v2 `serveStdio`, started by mcp-host; for the direct leg, by the load generator). mcp-host runs as users
  * run it: the built CLI's `serve` on a config file. Beside them, mcp-host serving the same echo as a native tool,

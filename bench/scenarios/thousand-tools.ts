@@ -2,7 +2,7 @@
  * Scenario 2, `thousand-tools`: the same serving with 1000 more zod tools in the selection — `tools/call echo`
  * (concurrency 1, 16, 64) and `tools/list` (1 and 16; past 16 every peer is saturated and only queues). A server
  * that registers its tools per request, or converts their schemas per list, pays for the 1000 tools on every
- * request; mcp-host's cost should not grow with them (DESIGN.md §15), so it is also measured with 1 tool.
+ * request; mcp-host's cost should not grow with them (docs/design.md §15), so it is also measured with 1 tool.
  */
 import { fixed, ratio } from "../lib/format.js";
 import type { Row } from "../lib/measure.js";

@@ -118,7 +118,7 @@ export function observabilityOf(config: DeploymentConfig, logger: Logger): Obser
 }
 
 /**
- * Fails a serving command's start-up when the gateway could not bring its `required` servers up (DESIGN.md §11):
+ * Fails a serving command's start-up when the gateway could not bring its `required` servers up (docs/design.md §11):
  * the host would otherwise serve without them.
  */
 export async function refuseGatewayProblems(deployment: Deployment): Promise<void> {

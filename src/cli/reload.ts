@@ -1,5 +1,5 @@
 /**
- * Reading the config again without a restart (DESIGN.md §11): on SIGHUP, and with `serve --watch` whenever the file
+ * Reading the config again without a restart (docs/design.md §11): on SIGHUP, and with `serve --watch` whenever the file
  * changes. Upstream servers added, removed or changed are applied live through the gateway (one notification to
  * listening clients); a config with any problem is refused with its report while the old one keeps serving; a
  * change only a restart can apply (the port, auth, the extensions…) is said so, not half-applied.

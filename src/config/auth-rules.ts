@@ -1,5 +1,5 @@
 /**
- * The rules of `auth:` that one key's schema cannot express (DESIGN.md §9): JWT verification needs an issuer, an
+ * The rules of `auth:` that one key's schema cannot express (docs/design.md §9): JWT verification needs an issuer, an
  * audience and one key source; `none` is never an algorithm; HMAC algorithms and `hs256Secret` come together;
  * the URLs follow the URL rule; `toolsetScopes` names toolsets. Introspection (opaque tokens) replaces the JWT keys.
  */

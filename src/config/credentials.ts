@@ -1,5 +1,5 @@
 /**
- * Which settings are credentials (DESIGN.md §11, §12). A credential must be written as a secret reference, so the
+ * Which settings are credentials (docs/design.md §11, §12). A credential must be written as a secret reference, so the
  * file can be committed, shown and logged: every upstream header value, `token` and `clientSecret` of an upstream's
  * auth, every string setting of a custom auth kind, and the top-level `hs256Secret`, `introspection.clientSecret`
  * and `keys`. A literal is refused with MCP_CREDENTIALS_INLINE, which names the key and never the value.

@@ -1,5 +1,5 @@
 /**
- * The deployment configuration (DESIGN.md §12): one file, found with cosmiconfig or named with `--config`, turned
+ * The deployment configuration (docs/design.md §12): one file, found with cosmiconfig or named with `--config`, turned
  * into one validated, defaulted, resolved plain object. A low layer: it imports only errors, the logger types and
  * the toolset-name rule, and never reads `process.env` itself.
  */

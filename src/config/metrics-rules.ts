@@ -1,5 +1,5 @@
 /**
- * The rule of `metrics:` one key's schema cannot express (DESIGN.md §18): with `auth:` on, `/metrics` on the MCP
+ * The rule of `metrics:` one key's schema cannot express (docs/design.md §18): with `auth:` on, `/metrics` on the MCP
  * port would otherwise answer every valid token — it needs the scopes a token must carry (`metrics.scopes`), or a
  * loopback port of its own (`metrics.port`), where reaching the port is the credential.
  */

@@ -1,5 +1,5 @@
 /**
- * The `auth:` section: bearer-token verification for every selection (DESIGN.md §9) — JWTs checked against a
+ * The `auth:` section: bearer-token verification for every selection (docs/design.md §9) — JWTs checked against a
  * JWKS URL, local keys or an HMAC secret, or opaque tokens checked by RFC 7662 introspection — and the scopes that
  * guard toolsets. Which combinations make sense is checked in auth-rules.ts, so every mistake is reported at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The observability sections (DESIGN.md §18): `logging:` (the log format, the level, whether tool calls' arguments
+ * The observability sections (docs/design.md §18): `logging:` (the log format, the level, whether tool calls' arguments
  * reach the audit line), `metrics:` (off unless present: the `/metrics` path, a loopback port of its own, the scopes
  * a token needs with auth on) and `tracing:` (OpenTelemetry spans, a no-op until the deployment registers an SDK).
  */

@@ -1,5 +1,5 @@
 /**
- * The `servers:` section: other people's MCP servers, each a toolset named after its key (DESIGN.md §11). One flat
+ * The `servers:` section: other people's MCP servers, each a toolset named after its key (docs/design.md §11). One flat
  * object per server (so a misplaced key gets a precise message), turned into a stdio or http entry whose fields
  * mirror the registry's ServerSpec/ServerOptions. Cross-field rules (transport, credentials, URLs) live in
  * server-rules.ts: they must run even when other keys are wrong, and zod stops at the first broken level.

@@ -1,5 +1,5 @@
 /**
- * The deployment configuration schema (DESIGN.md §12): one zod schema whose output is the plain, fully defaulted
+ * The deployment configuration schema (docs/design.md §12): one zod schema whose output is the plain, fully defaulted
  * object the CLI hands down as options. Unknown keys are refused everywhere except inside extension options and
  * custom auth kinds, which belong to their extensions.
  */
@@ -55,7 +55,7 @@ const httpSchema = z.strictObject({
   ...uiKeys,
 });
 
-/** What one tool may take of the host (DESIGN.md §16): calls at once, how long a call waits for a turn, its result's size. */
+/** What one tool may take of the host (docs/design.md §16): calls at once, how long a call waits for a turn, its result's size. */
 const toolsSchema = z.strictObject({
   maxConcurrent: ranged("tools.maxConcurrent").default(64),
   queueMs: ranged("tools.queueMs").default(1_000),

@@ -1,5 +1,5 @@
 /**
- * Secret references (DESIGN.md §12): `${env:NAME}` and `${file:./path}` anywhere in a string value, resolved at
+ * Secret references (docs/design.md §12): `${env:NAME}` and `${file:./path}` anywhere in a string value, resolved at
  * load. A file path is relative to the config file's folder; a file's trailing newlines are dropped. `$${` writes
  * a literal `${`. Every resolved value is collected so later layers can redact it; problems name the key path and
  * the variable or file, never a value.

@@ -1,5 +1,5 @@
 /**
- * The rules of `servers:` that one key's schema cannot express (DESIGN.md §11): a server's name must be a toolset
+ * The rules of `servers:` that one key's schema cannot express (docs/design.md §11): a server's name must be a toolset
  * name; its transport follows from `command` or `url` and the other transport's keys are refused with the reason;
  * `headers` and `auth` exclude each other; URLs, header and environment variable names are checked. Runs on the
  * raw (resolved) input, so these problems are reported even when other keys are broken.

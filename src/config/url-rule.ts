@@ -1,5 +1,5 @@
 /**
- * The rule for URLs mcp-host dials or publishes (DESIGN.md §11): https, except plain http to loopback; no user name
+ * The rule for URLs mcp-host dials or publishes (docs/design.md §11): https, except plain http to loopback; no user name
  * or password; no fragment; and, where credentials could hide in it, no query string. Messages say what is wrong
  * and never repeat the URL, which may carry a key.
  */

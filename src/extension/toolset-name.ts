@@ -1,7 +1,7 @@
 /**
  * What a toolset may be called. A toolset is chosen by URL (`?only=a,b`, `?a&b`), and build keys are made of
  * toolset names, so a name must be writable in a query without encoding and must not contain the grammar's own
- * separators (DESIGN.md §6): a toolset named `a,b` would otherwise share a build with `?only=a,b`.
+ * separators (docs/design.md §6): a toolset named `a,b` would otherwise share a build with `?only=a,b`.
  */
 
 /** Letters, digits and `. _ ~ - @ /`, 1 to 64 of them: npm package names (`@scope/name`) fit. */

@@ -1,5 +1,5 @@
 /**
- * The contract extension authors code against (DESIGN.md §4). An extension is a plain object: what it offers
+ * The contract extension authors code against (docs/design.md §4). An extension is a plain object: what it offers
  * (toolsets, tools, resources, prompts, tool extensions) is readable without running anything, and its hooks
  * are optional. The host owns everything that changes per request.
  */
@@ -95,7 +95,7 @@ export type ToolResult = CallToolResult | InputRequiredResult;
 export type ToolHandler<A = Record<string, unknown>> = (args: A, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 
 /**
- * The limits of one call that runs in a worker thread (DESIGN.md §16). Past either, the worker is ended and the
+ * The limits of one call that runs in a worker thread (docs/design.md §16). Past either, the worker is ended and the
  * call gets an `isError` result naming the tool and the limit; the host and every other call carry on.
  */
 export interface IsolationLimits {
@@ -218,7 +218,7 @@ export interface ToolExtension {
 }
 
 /**
- * The calls through which an extension changes what it offers after start (DESIGN.md §4 rule 10). A contribution is
+ * The calls through which an extension changes what it offers after start (docs/design.md §4 rule 10). A contribution is
  * known by its toolset and its name (or URI): adding one that exists replaces it; removing without a toolset removes
  * that name from every toolset of the extension.
  */
@@ -317,7 +317,7 @@ export interface ServerDraft {
 }
 
 /**
- * An upstream auth kind an extension contributes (DESIGN.md §11): returns the headers to send, fresh per request.
+ * An upstream auth kind an extension contributes (docs/design.md §11): returns the headers to send, fresh per request.
  */
 export type AuthStrategy = (settings: Readonly<Record<string, unknown>>) => { headers(): Promise<Record<string, string>> | Record<string, string> };
 

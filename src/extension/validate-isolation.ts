@@ -1,5 +1,5 @@
 /**
- * The shape check of `isolation` (DESIGN.md §16), on an extension and on its tools. Kept apart from validate.ts
+ * The shape check of `isolation` (docs/design.md §16), on an extension and on its tools. Kept apart from validate.ts
  * because its rules are their own: a worker must be able to import the extension's module by itself, so a module
  * is required, and a tool can only refine isolation its extension asked for.
  */

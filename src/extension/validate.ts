@@ -1,5 +1,5 @@
 /**
- * Checks the shape of an extension object before the host registers it (DESIGN.md §4, §5). Extensions arrive
+ * Checks the shape of an extension object before the host registers it (docs/design.md §4, §5). Extensions arrive
  * from JavaScript packages nobody type-checked against us, so a wrong shape must fail with a message that names
  * where it came from and what to change — never as a TypeError deep inside a build. Schemas are not checked here:
  * the host compiles them per tool and leaves a bad tool out without failing its extension.
@@ -147,7 +147,7 @@ function checkScalarsAndHooks(p: Problems, extension: Fields): void {
   }
 }
 
-/** An extension that declares no toolset gets one named after itself (DESIGN.md §4 rule 3): then its name is a toolset name. */
+/** An extension that declares no toolset gets one named after itself (docs/design.md §4 rule 3): then its name is a toolset name. */
 function checkHomeToolset(p: Problems, extension: Fields): void {
   const declared = extension.toolsets;
   if (Array.isArray(declared) && declared.length > 0) return;

@@ -1,5 +1,5 @@
 /**
- * `buildHost`: the register step (DESIGN.md §5). Takes what `loadExtensions` returned, its `extensions` entries,
+ * `buildHost`: the register step (docs/design.md §5). Takes what `loadExtensions` returned, its `extensions` entries,
  * or extension objects (what a test passes), checks each one's shape, and makes an McpHost. A bad extension is
  * quarantined and reported, never fatal to the others; a taken name is refused with both sources named; anything
  * that is none of the three shapes is refused at once with a message that says what was passed.
@@ -97,7 +97,7 @@ export function buildHost(extensions: HostInput, options: HostOptions): McpHost 
   for (const [index, { value, source }] of entries.entries()) {
     try {
       const extension = validateExtension(value, source);
-      // A taken name costs only the later extension (DESIGN.md §4 rule 1), never the whole host.
+      // A taken name costs only the later extension (docs/design.md §4 rule 1), never the whole host.
       const taken = accepted.find((e) => e.extension.name === extension.name);
       if (taken) {
         throw new McpHostError("EXTENSION_NAME_TAKEN", `extension name "${extension.name}" is taken: ${source} and ${taken.source} both use it; rename one`, {

@@ -1,5 +1,5 @@
 /**
- * BuiltServer: what one set of active toolsets compiles to (DESIGN.md §7), as a caller of `host.build()` sees it.
+ * BuiltServer: what one set of active toolsets compiles to (docs/design.md §7), as a caller of `host.build()` sees it.
  * Immutable; two builds with the same key share the same compiled tables and the same `server`; only `unknown`
  * belongs to each call.
  */

@@ -1,6 +1,6 @@
 /**
  * The answer to "what does this endpoint offer, and why": the JSON of `/toolsets` and `list_server_toolsets`
- * (DESIGN.md §7). Arrays are sorted so the answer is stable and comparable.
+ * (docs/design.md §7). Arrays are sorted so the answer is stable and comparable.
  */
 import { byName, compareNames } from "../compare.js";
 import type { DeclaredToolset } from "./extensions/toolset-catalog.js";

@@ -1,5 +1,5 @@
 /**
- * McpHost: owns the registered extensions and the builds made from them (DESIGN.md §7). Everything that changes
+ * McpHost: owns the registered extensions and the builds made from them (docs/design.md §7). Everything that changes
  * per request — which toolsets are on, which tool extensions apply, what a client ends up seeing — is decided
  * here, while the extensions stay the same. One extension failing never stops the others.
  */
@@ -46,7 +46,7 @@ export interface HostContents {
   failures?: readonly FailureRecord[];
 }
 
-/** How `build` and `describe` treat one caller (DESIGN.md §9). */
+/** How `build` and `describe` treat one caller (docs/design.md §9). */
 export interface BuildOptions {
   /**
    * The declared toolsets this caller may reach: the active set is narrowed to them (a narrowed set is simply
@@ -299,7 +299,7 @@ export class McpHost {
     };
   }
 
-  /** Sets up the dormant extensions that declare any of `names` (DESIGN.md §4 rule 11). */
+  /** Sets up the dormant extensions that declare any of `names` (docs/design.md §4 rule 11). */
   private async wake(names: readonly string[]): Promise<void> {
     if (names.length === 0) return;
     // On every request: look the names up in the cached catalog (which knows each toolset's extensions) rather

@@ -1,5 +1,5 @@
 /**
- * The one observation seam of the host (DESIGN.md §18): the protocol core tells a `HostObserver` about every MCP
+ * The one observation seam of the host (docs/design.md §18): the protocol core tells a `HostObserver` about every MCP
  * request it answers (around its handling, so a tracer can make its span the active one) and the build cache
  * about every lookup. Logs, metrics and traces are listeners behind it (src/observe/); with no observer the host
  * pays one `undefined` check per request.

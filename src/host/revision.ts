@@ -1,5 +1,5 @@
 /**
- * The host's revision and what it invalidates (DESIGN.md §7, §4 rule 10): every change to what may be on offer
+ * The host's revision and what it invalidates (docs/design.md §7, §4 rule 10): every change to what may be on offer
  * bumps the revision, drops the cached builds of the toolsets whose contents changed — all of them when the set
  * of default or always-on toolsets changed, since that changes what every URL resolves to — and, once the host
  * serves, tells listeners once per burst.

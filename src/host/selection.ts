@@ -1,5 +1,5 @@
 /**
- * The selection grammar (DESIGN.md §6): how a URL query, an X-MCP-Toolsets header or a deployment default turns
+ * The selection grammar (docs/design.md §6): how a URL query, an X-MCP-Toolsets header or a deployment default turns
  * into the set of active toolsets and the names nobody declared. It is the reference host's grammar, kept
  * separate from building so every rule can be pinned by a test without a server.
  */
@@ -119,7 +119,7 @@ export interface SelectionSource {
 }
 
 /**
- * The selection of one request (DESIGN §6): the query; when the query names nothing (is empty after ignored keys
+ * The selection of one request (docs/design.md §6): the query; when the query names nothing (is empty after ignored keys
  * are dropped), the `X-MCP-Toolsets` header; when that is empty too, the deployment default.
  * @example
  * selectionFromRequest({ query: "", header: "only=spaces" })            // only = {"spaces"}

@@ -1,5 +1,5 @@
 /**
- * The seam between the host and whatever serves its selections over HTTP (DESIGN.md §7, §8). The host never
+ * The seam between the host and whatever serves its selections over HTTP (docs/design.md §7, §8). The host never
  * imports the HTTP layer: when serving starts, that layer hands the host a port, and every selection's handler —
  * the one a serverFactory wraps — forwards to it. One port at a time: a second attempt is refused, never a
  * silent take-over, and a build made before serving started works as soon as it does.

@@ -1,5 +1,5 @@
 /**
- * createHostApp: the express app that serves a host over HTTP (DESIGN.md §8). It owns the edge — the Host check,
+ * createHostApp: the express app that serves a host over HTTP (docs/design.md §8). It owns the edge — the Host check,
  * CORS, the Origin check (a CORS origin is an allowed origin), token verification when `auth` is on (§9), body
  * limits, malformed JSON — then resolves the selection, builds (from the cache) what the caller may reach and
  * hands the request to what the serverFactory made for that selection. A client's mistake never gets a 500.

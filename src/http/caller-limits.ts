@@ -1,5 +1,5 @@
 /**
- * What one caller may ask of the MCP endpoint (DESIGN.md §16): a request rate (a token bucket: `callerBurst` at
+ * What one caller may ask of the MCP endpoint (docs/design.md §16): a request rate (a token bucket: `callerBurst` at
  * once, refilled at `callerRequestsPerSecond`; off at 0) and requests in flight at once (`callerMaxConcurrent`;
  * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count). Beyond either,
  * 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when

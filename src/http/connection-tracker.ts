@@ -1,5 +1,5 @@
 /**
- * Knows which sockets and requests of an HTTP server are busy, so shutdown can be graceful (DESIGN.md §8): end
+ * Knows which sockets and requests of an HTTP server are busy, so shutdown can be graceful (docs/design.md §8): end
  * idle sockets at once (Node's own `closeIdleConnections()` misses a keep-alive socket that never carried a
  * request), let ordinary requests in flight finish, and only then end the long-lived streams (legacy GET
  * streams, `subscriptions/listen`), which would otherwise hold shutdown until its deadline. Once draining starts,

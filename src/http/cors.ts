@@ -1,5 +1,5 @@
 /**
- * CORS for MCP endpoints (DESIGN.md §8), on the `cors` package. A browser's preflight names the headers it will
+ * CORS for MCP endpoints (docs/design.md §8), on the `cors` package. A browser's preflight names the headers it will
  * send; the answer allows exactly those that are MCP headers — the fixed ones and every `Mcp-Param-<name>` (which
  * mirror tool arguments, so no fixed list can name them, and a `Mcp-Param-*` pattern is nothing a browser
  * understands) — and exposes the headers a client must read.

@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding protection (DESIGN.md §8): a browser page on evil.example.com that resolves to 127.0.0.1 must not
+ * DNS-rebinding protection (docs/design.md §8): a browser page on evil.example.com that resolves to 127.0.0.1 must not
  * reach a local MCP server. The Host header must name loopback or an allowed host; an Origin, when sent, must be
  * a loopback origin, an allowed one, or one a CORS layer accepted for this request (a configured CORS origin is
  * an allowed origin — whether CORS runs at the edge or in a serverFactory). Both are refused with 403 and a

@@ -1,5 +1,5 @@
 /**
- * The last error handler of the app (DESIGN.md §16): whatever reaches it is either the client's mistake or a bug,
+ * The last error handler of the app (docs/design.md §16): whatever reaches it is either the client's mistake or a bug,
  * and it says which. A client's mistake — an error that carries a 4xx status (body-parser's, http-errors'), a
  * client that went away mid-upload — gets that status with a JSON-RPC error body and a debug line; an unknown
  * toolset in strict mode gets 400, a host not serving 503. Anything else is a bug: 500 with nothing internal in

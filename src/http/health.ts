@@ -1,5 +1,5 @@
 /**
- * `/healthz` (DESIGN.md §8): 200 while serving, `degraded` when an extension is quarantined or an upstream is
+ * `/healthz` (docs/design.md §8): 200 while serving, `degraded` when an extension is quarantined or an upstream is
  * down, with their names — enough for a probe and for a person, nothing secret.
  */
 import type { McpHost } from "../host/host.js";

@@ -1,5 +1,5 @@
 /**
- * The `auth` option of a served host (DESIGN.md §9): the same shape as the config file's `auth:` section (so a
+ * The `auth` option of a served host (docs/design.md §9): the same shape as the config file's `auth:` section (so a
  * loaded config's `auth` can be passed as it is), plus `verifier` for code that brings its own, and the few knobs
  * only code sets. `tokenVerifierFrom` turns it into the verifier it describes.
  */

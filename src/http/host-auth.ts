@@ -1,5 +1,5 @@
 /**
- * Token verification for a served host, assembled from the `auth` option (DESIGN.md §9): the verifier, the bearer
+ * Token verification for a served host, assembled from the `auth` option (docs/design.md §9): the verifier, the bearer
  * gate every MCP request and `/toolsets` pass, the RFC 9728 metadata route, the toolset permissions, and the
  * answers a selection gets when its token does not reach a toolset it names. The app and every selection's
  * handler share one, so a request is checked the same way wherever it enters.

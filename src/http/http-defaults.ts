@@ -1,5 +1,5 @@
 /**
- * Every bound of the HTTP face and its default, in one place (DESIGN.md §16, docs/reliability.md): what a server
+ * Every bound of the HTTP face and its default, in one place (docs/design.md §16, docs/reliability.md): what a server
  * holds for a client — time, connections, requests, sessions, streams, bytes — has a limit here even when nobody
  * configures one. The config schema carries the same numbers (a test keeps the two in step).
  */

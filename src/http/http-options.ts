@@ -1,5 +1,5 @@
 /**
- * The options of the HTTP face of a host (DESIGN.md §8, config `http:` and `selection:`).
+ * The options of the HTTP face of a host (docs/design.md §8, config `http:` and `selection:`).
  */
 import type { CorsOptions } from "cors";
 import type { Clock } from "../clock.js";
@@ -9,7 +9,7 @@ import type { HostAuthOptions } from "./host-auth-options.js";
 /** How 2025-era clients are served: with sessions, without, or not at all. */
 export type LegacyMode = "stateful" | "stateless" | "reject";
 
-/** How the host serves 2025-era (legacy) clients over HTTP (DESIGN.md §8). */
+/** How the host serves 2025-era (legacy) clients over HTTP (docs/design.md §8). */
 export interface LegacyServingOptions {
   /** `stateful` (default): sessions with Mcp-Session-Id; `stateless`: no sessions; `reject`: modern only. */
   legacy?: LegacyMode;
@@ -23,7 +23,7 @@ export interface LegacyServingOptions {
   streamMaxAgeMs?: number;
 }
 
-/** What one caller may ask of the MCP endpoint (DESIGN.md §16); the caller is the token's subject, else the client address. */
+/** What one caller may ask of the MCP endpoint (docs/design.md §16); the caller is the token's subject, else the client address. */
 export interface CallerLimitOptions {
   /** Requests a second one caller may send on average; beyond, 429 with Retry-After (default 0: no rate limit). */
   callerRequestsPerSecond?: number;
@@ -59,7 +59,7 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   cors?: CorsOptions | boolean;
   selection?: SelectionOptions;
   /**
-   * Bearer-token verification for every selection (DESIGN.md §9), in the shape of the config file's `auth:`
+   * Bearer-token verification for every selection (docs/design.md §9), in the shape of the config file's `auth:`
    * section (plus `verifier`, `publicBaseUrl`…). Absent: no token is asked for.
    */
   auth?: HostAuthOptions;

@@ -1,5 +1,5 @@
 /**
- * `/healthz` and `/toolsets` (DESIGN.md §8, §9). Without auth they answer anyone. With auth, `/healthz` without a
+ * `/healthz` and `/toolsets` (docs/design.md §8, §9). Without auth they answer anyone. With auth, `/healthz` without a
  * valid token says only whether the service is up (extension errors and upstream names need a token), and
  * `/toolsets` needs the token — unless `publicToolsets`, which serves the catalogue without errors, sources or
  * upstream names to callers without one — and describes what this caller may reach.

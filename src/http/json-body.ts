@@ -1,5 +1,5 @@
 /**
- * Reading an MCP request's JSON body (DESIGN.md §8, §16): size-limited, decoded from the content codings the
+ * Reading an MCP request's JSON body (docs/design.md §8, §16): size-limited, decoded from the content codings the
  * server serves (`gzip`, `deflate`, `br`), in a UTF charset, and no deeper than `http.maxJsonDepth` — checked on
  * the raw text before it is parsed, so nothing ever re-serialises (and overflows the stack on) a body nested
  * thousands of levels deep. Everything a client can get wrong here is a 4xx with a JSON-RPC error body; only a

@@ -1,5 +1,5 @@
 /**
- * Serving the 2025 era over HTTP with sessions (DESIGN.md §8, `http.legacy: stateful`): an `initialize` opens a
+ * Serving the 2025 era over HTTP with sessions (docs/design.md §8, `http.legacy: stateful`): an `initialize` opens a
  * session bound to its selection's build; later requests carry `Mcp-Session-Id` and reach that session's
  * transport. A session that belongs to another selection, an unknown session, or a request without one gets a
  * JSON-RPC error that says what to do. A session opened with a verified token is bound to its subject: another

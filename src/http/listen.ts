@@ -1,5 +1,5 @@
 /**
- * Listening and graceful shutdown (DESIGN.md §8): bind, report the URL, and on close stop accepting, let
+ * Listening and graceful shutdown (docs/design.md §8): bind, report the URL, and on close stop accepting, let
  * in-flight requests finish (bounded), end sessions and streams, then stop the host (disposing extensions).
  */
 import { createServer, type Server as HttpServer } from "node:http";

@@ -1,5 +1,5 @@
 /**
- * The MCP path at the edge (DESIGN.md §8, §9): the bearer gate first (so nothing is read, parsed or built for a
+ * The MCP path at the edge (docs/design.md §8, §9): the bearer gate first (so nothing is read, parsed or built for a
  * caller without a valid token), then the body, the selection, the caller's toolset permissions — a selection
  * that names a toolset the token does not reach is refused with 403 `insufficient_scope`, or served without it —
  * and the build of what the caller may reach, handed to what the serverFactory made for it.

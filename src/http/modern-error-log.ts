@@ -1,5 +1,5 @@
 /**
- * What the SDK's modern (2026-07-28) handler reports, logged at the level it deserves (DESIGN.md §16). The SDK
+ * What the SDK's modern (2026-07-28) handler reports, logged at the level it deserves (docs/design.md §16). The SDK
  * hands every problem to one `onerror` — a client's malformed request and its own failure alike — so each report
  * is kept with the request it belongs to, and weighed by the answer: behind a 5xx it is a bug, logged at error
  * with the detail; behind a 4xx it is the client's mistake, logged at debug. A report that arrives once the answer

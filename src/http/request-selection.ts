@@ -1,5 +1,5 @@
 /**
- * Reads a request's selection the way DESIGN.md §6 says: the raw query string (not express's parsed one, whose
+ * Reads a request's selection the way docs/design.md §6 says: the raw query string (not express's parsed one, whose
  * rules differ), else the X-MCP-Toolsets header, else the deployment default.
  */
 import type { Request } from "express";

@@ -1,5 +1,5 @@
 /**
- * The request target and the Host header, made sane before anything reads them (DESIGN.md §16). A request in the
+ * The request target and the Host header, made sane before anything reads them (docs/design.md §16). A request in the
  * absolute form (`POST http://host:port/mcp HTTP/1.1`, which RFC 9112 §3.2.2 says a server must accept) is served
  * like its origin form, and its authority replaces the Host header — as that section says, so the Host check sees
  * what the client really asked for. A Host header that is no host (`a b`, `127.0.0.1:99999`) is the client's

@@ -1,5 +1,5 @@
 /**
- * The MCP endpoint of one selection (DESIGN.md §8): both protocol eras at one URL. Modern requests go to one SDK
+ * The MCP endpoint of one selection (docs/design.md §8): both protocol eras at one URL. Modern requests go to one SDK
  * `createMcpHandler` per selection — its own event bus, so `?only=a` listeners are not woken by other toolsets —
  * whose factory makes a fresh low-level server over the request's build; legacy requests follow `http.legacy`
  * (stateful sessions by default). It counts its requests in flight (listen streams included), so an idle one can

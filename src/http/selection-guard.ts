@@ -1,5 +1,5 @@
 /**
- * The last gate before a selection's MCP handler (DESIGN.md §8, §9): every request the host's per-selection
+ * The last gate before a selection's MCP handler (docs/design.md §8, §9): every request the host's per-selection
  * handler receives — through the app or through a BuiltServer's `server` mounted anywhere else — passes here, after
  * the serverFactory. It checks the Origin (now that a factory's CORS has had its say), verifies the token when the
  * app has auth and nobody verified it yet, takes the raw token off `req.auth` so nothing behind it sees one, and

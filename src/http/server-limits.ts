@@ -1,5 +1,5 @@
 /**
- * What a slow or greedy client may hold of the HTTP server itself (DESIGN.md §16): the time to send its headers
+ * What a slow or greedy client may hold of the HTTP server itself (docs/design.md §16): the time to send its headers
  * and its whole request (Node's own 60 s and 300 s leave room for slowloris; a socket that never finishes its
  * headers gets 408 and is closed), how long an idle keep-alive connection stays, and how many connections are open
  * at once — in all, and from one client address. A connection over either cap is closed at once, before anything

@@ -1,5 +1,5 @@
 /**
- * Toolset permissions (DESIGN.md §9, `auth.toolsetScopes`): which declared toolsets a token's scopes reach, and
+ * Toolset permissions (docs/design.md §9, `auth.toolsetScopes`): which declared toolsets a token's scopes reach, and
  * which toolsets a selection names that they do not. A toolset with no scopes listed is open to every valid
  * token; one with scopes needs all of them. Pure functions of the scope map, so every rule is pinned by a test.
  */

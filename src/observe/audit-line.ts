@@ -1,5 +1,5 @@
 /**
- * The audit line of one tool call (DESIGN.md §18): which tool, of which toolset and extension (or upstream server),
+ * The audit line of one tool call (docs/design.md §18): which tool, of which toolset and extension (or upstream server),
  * who called it, how it ended and how long it took — and its arguments only when the deployment asked for them
  * (`logging.includeArguments`), with values under secret-looking keys masked. One line per call, at info.
  */

@@ -1,5 +1,5 @@
 /**
- * Keeps metric label values bounded (DESIGN.md §18): a label is a declared toolset, a tool one of them offers, or a
+ * Keeps metric label values bounded (docs/design.md §18): a label is a declared toolset, a tool one of them offers, or a
  * configured server — never a name a client made up. Anything else, and anything past a generous cap on distinct
  * values (a gateway whose upstream lists thousands of tools), is counted as `other`.
  */

@@ -1,5 +1,5 @@
 /**
- * Where log lines go, made safe (DESIGN.md §18: nothing here may break a request): a stream that errors (a closed
+ * Where log lines go, made safe (docs/design.md §18: nothing here may break a request): a stream that errors (a closed
  * pipe, a full disk) is never allowed to throw into the caller or crash the process with an unhandled `error`
  * event, and a stream that cannot keep up (a stuck pipe) gets lines dropped, counted, rather than buffered without
  * bound. A line dropped is reported once the stream takes lines again.

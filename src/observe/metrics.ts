@@ -1,5 +1,5 @@
 /**
- * The host's Prometheus metrics (DESIGN.md §18), with prom-client on a registry of their own (several hosts in one
+ * The host's Prometheus metrics (docs/design.md §18), with prom-client on a registry of their own (several hosts in one
  * process never mix). Counters and histograms are recorded as requests end; gauges (sessions, streams, extensions,
  * upstreams) are read from their sources when scraped. Label values are bounded: only declared toolsets and the
  * tools they offer become labels, anything else is `other` (see label-guard.ts).

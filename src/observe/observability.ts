@@ -1,6 +1,6 @@
 /**
  * `createObservability`: logs, metrics and traces composed into the listeners the host, the gateway and the HTTP
- * edge call (DESIGN.md §18). The host gets a `HostObserver` (`HostOptions.observer`), the gateway an upstream-call
+ * edge call (docs/design.md §18). The host gets a `HostObserver` (`HostOptions.observer`), the gateway an upstream-call
  * observer (`GatewayOptions.observer`), the HTTP app the whole object (`HostAppOptions.observability`). Every listener
  * records and returns; none can fail a request.
  */

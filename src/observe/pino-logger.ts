@@ -1,5 +1,5 @@
 /**
- * The `Logger` extensions see, written by pino (DESIGN.md §18): one JSON line per record when the log stream is not
+ * The `Logger` extensions see, written by pino (docs/design.md §18): one JSON line per record when the log stream is not
  * a terminal, a readable line on a terminal (`format: "auto"`, the default), or whichever `format` says. Every
  * line carries `time`, `level`, `component` (`http`, `gateway/git`, `extension`, …), the fields of the request it
  * was written for (request id; tool, toolset, extension or server inside a call — see log-context.ts) and its data.

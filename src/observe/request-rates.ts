@@ -1,5 +1,5 @@
 /**
- * The host's own request counters for the operator page (DESIGN.md §18): requests, errors and latency per 10-second
+ * The host's own request counters for the operator page (docs/design.md §18): requests, errors and latency per 10-second
  * slot over the last 5 minutes, kept in a fixed ring whatever the traffic (no Prometheus needed to see them).
  */
 import { LATENCY_BUCKETS } from "./metrics.js";

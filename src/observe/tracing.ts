@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces through `@opentelemetry/api` (DESIGN.md §18) — a no-op unless the deployment registers an
+ * OpenTelemetry traces through `@opentelemetry/api` (docs/design.md §18) — a no-op unless the deployment registers an
  * SDK. Spans follow the semantic conventions for MCP (semantic-conventions-genai, docs/gen-ai/mcp.md): an MCP server
  * span per request (`{mcp.method.name} {target}`, kind SERVER) whose parent is the trace context in the request's
  * `params._meta` (SEP-414), else the ambient context (the HTTP server span, or the `traceparent` header), linked when

@@ -1,5 +1,5 @@
 /**
- * `createGateway`: other people's MCP servers served as toolsets (DESIGN.md §11), as an ordinary extension built on
+ * `createGateway`: other people's MCP servers served as toolsets (docs/design.md §11), as an ordinary extension built on
  * the public extension API and McpRegistry. Start-up connects every server at once under one deadline; a server that
  * cannot be reached fails it (`required`) or is reported and retried in the background (`optional`). Afterwards the
  * offer follows the upstreams (list changes, servers coming back) and `reconfigure` applies a new `servers:` map

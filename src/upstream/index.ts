@@ -1,5 +1,5 @@
 /**
- * The gateway's public API (DESIGN.md §11): `createGateway` turns a deployment's `servers:` into an extension whose
+ * The gateway's public API (docs/design.md §11): `createGateway` turns a deployment's `servers:` into an extension whose
  * toolsets are other people's MCP servers, plus the shapes it takes and reports. The CLI hands it `config.servers`.
  */
 export { createGateway } from "./gateway.js";

@@ -1,4 +1,4 @@
-// Imports point one way (DESIGN.md §2): extension ← host ← observe ← http ← cli; the registry stands alone; the gateway
+// Imports point one way (docs/design.md §2): extension ← host ← observe ← http ← cli; the registry stands alone; the gateway
 // (upstream) uses only the extension contract and the registry; config turns files into plain options. The root
 // entry and the contract load nothing heavier than themselves at run time. This test reads every import in src/.
 import { describe, it } from "node:test";
@@ -102,7 +102,7 @@ function violations(files: readonly string[]): string[] {
 }
 
 describe("layering", () => {
-  it("every import in src/ points the way DESIGN.md §2 allows", () => {
+  it("every import in src/ points the way docs/design.md §2 allows", () => {
     assert.deepEqual(violations(sourceFiles(SRC)), []);
   });
 

@@ -1,4 +1,4 @@
-// The benchmark suite's smoke test (DESIGN.md §15): the quick mode of scenario 1 (echo) with every peer — mcp-host,
+// The benchmark suite's smoke test (docs/design.md §15): the quick mode of scenario 1 (echo) with every peer — mcp-host,
 // raw SDK v2, mcp-use, raw SDK v1, fastmcp, the floor — each in its own process, driven by the load-generator
 // process, at concurrency 1 and 16 (a subset: the whole quick scenario 1 adds concurrency 64 and takes ~50 s on
 // 2 cores; the full quick run of every scenario takes minutes). It asserts that every server answered every

@@ -1,4 +1,4 @@
-// The mcp-host command (DESIGN.md §13, issue 3 part 7), run as a real process from dist/: --help and --version,
+// The mcp-host command (docs/design.md §13, issue 3 part 7), run as a real process from dist/: --help and --version,
 // usage errors (exit 2, one line on stderr), `toolsets` as a table and as describe() JSON, and `serve`, which
 // prints the MCP URL, the /toolsets URL and each extension's status, serves real clients at that URL, and shuts
 // down gracefully with exit code 0 on SIGTERM and SIGINT.

@@ -1,4 +1,4 @@
-// The command reads the deployment's config file (DESIGN.md §12, §13; issue 8 items 1 and 6, issue 10 items 4
+// The command reads the deployment's config file (docs/design.md §12, §13; issue 8 items 1 and 6, issue 10 items 4
 // and 7): flags override the file; a bad file exits 2 with every problem on its own line and no secret in sight;
 // `check` reports and exits non-zero on any problem; `--strict` refuses an unknown toolset at start in every
 // command; `stdio` in a folder with nothing to serve says so on stderr and tells the model how stdio selects.

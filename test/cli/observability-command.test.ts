@@ -1,4 +1,4 @@
-// `mcp-host serve` with the config's observability (DESIGN.md §18): JSON log lines on a piped stderr, an access line
+// `mcp-host serve` with the config's observability (docs/design.md §18): JSON log lines on a piped stderr, an access line
 // for each request and an audit line for each tool call, `/metrics` when `metrics:` is configured (and where serve
 // says it is), the operator page where serve says it is; `--log-format` chooses the format, and a bad one is one
 // usage line.

@@ -1,4 +1,4 @@
-// `mcp-host stdio` (DESIGN.md §8, issue 3 part 6), as a real child process: one selection served on stdin/stdout
+// `mcp-host stdio` (docs/design.md §8, issue 3 part 6), as a real child process: one selection served on stdin/stdout
 // to the SDK v2 stdio client in the default (2025) era and pinned to 2026-07-28, and to the v1 stdio client;
 // stdout carries nothing but protocol while the logs go to stderr; the child exits when stdin closes and on
 // SIGTERM.

@@ -1,4 +1,4 @@
-// The limits an operator sets (DESIGN.md §16, docs/reliability.md): every one has a default in the schema, the same
+// The limits an operator sets (docs/design.md §16, docs/reliability.md): every one has a default in the schema, the same
 // number the HTTP face and the host use when nobody sets it (pinned here), each reaches listenHost or buildHost
 // through the CLI's mapping, and the rules one key cannot express are problems with the key's path.
 import { afterEach, describe, it } from "node:test";

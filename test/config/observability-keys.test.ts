@@ -1,4 +1,4 @@
-// The observability sections (DESIGN.md §18): `logging:`, `metrics:` (off unless present; `metrics:` with nothing
+// The observability sections (docs/design.md §18): `logging:`, `metrics:` (off unless present; `metrics:` with nothing
 // under it turns it on), `tracing:`, `http.ui` / `http.uiPath`; and the rule that with auth on `/metrics` needs
 // scopes or a loopback port of its own. The CLI maps them onto listenHost's options.
 import assert from "node:assert/strict";

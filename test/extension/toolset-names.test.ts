@@ -1,4 +1,4 @@
-// Toolset names must be writable in a URL selection (DESIGN.md §6): checked when an extension is validated and when
+// Toolset names must be writable in a URL selection (docs/design.md §6): checked when an extension is validated and when
 // it adds a toolset later. A toolset named "a,b" would otherwise share a build with ?only=a,b, so one URL would be
 // served another selection's tools.
 import { afterEach, describe, it } from "node:test";

@@ -1,5 +1,5 @@
 // buildHost takes what loading gives, in either form, or extension objects — and refuses anything else with a
-// coded error that says what it got and what it expects (DESIGN.md §5), never a raw TypeError or a host that
+// coded error that says what it got and what it expects (docs/design.md §5), never a raw TypeError or a host that
 // quarantines every extension.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Registering extensions (DESIGN.md §4 rules 1, 9; §5): a second extension with a taken name is refused with
+// Registering extensions (docs/design.md §4 rules 1, 9; §5): a second extension with a taken name is refused with
 // EXTENSION_NAME_TAKEN naming both sources, and an object that is not a valid extension is quarantined with
 // EXTENSION_INVALID — in both cases only that extension is lost and every other one serves.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// An extension that failed to load or validate is a failure record, not an extension (DESIGN.md §4 rule 9, §5):
+// An extension that failed to load or validate is a failure record, not an extension (docs/design.md §4 rule 9, §5):
 // it shows in `extensions` as failed with its source and reason, and declares no toolset unless its toolsets could
 // be read — it never invents a default-on placeholder toolset that every default selection would then carry.
 import { afterEach, describe, it } from "node:test";

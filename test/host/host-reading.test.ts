@@ -1,4 +1,4 @@
-// Reading what a host offers without building a server (DESIGN.md §7): declaredToolsets(), offeredTools()
+// Reading what a host offers without building a server (docs/design.md §7): declaredToolsets(), offeredTools()
 // with tool extensions applied, activeFor(), instructionsFor(), and the exact JSON of describe().
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";

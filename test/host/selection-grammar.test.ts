@@ -1,4 +1,4 @@
-// How a query string is read (DESIGN.md §6 rules 1–7): form-urlencoded parsing, reserved and bare keys, lists,
+// How a query string is read (docs/design.md §6 rules 1–7): form-urlencoded parsing, reserved and bare keys, lists,
 // ignored keys, emptiness, and rendering a selection back into the grammar.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";

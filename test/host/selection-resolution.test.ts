@@ -1,4 +1,4 @@
-// Which toolsets a selection turns on and which names it used that nobody declared (DESIGN.md §6 rules 7–9 and
+// Which toolsets a selection turns on and which names it used that nobody declared (docs/design.md §6 rules 7–9 and
 // every row of its table), the cache key, where a request's selection comes from, and strict mode.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ function resolve(query: string, declared: readonly DeclaredToolsetFlags[] = DECL
   return resolveSelection(declared, parseSelection(query, ignoreKeys === undefined ? {} : { ignoreKeys }));
 }
 
-describe("resolveSelection: the DESIGN.md §6 table", () => {
+describe("resolveSelection: the docs/design.md §6 table", () => {
   const rows: Array<[query: string, active: string[], unknown: string[]]> = [
     ["", ["core", "spaces"], []],
     ["benchmarks", ["benchmarks", "core", "spaces"], []],

@@ -1,4 +1,4 @@
-// Toolsets as subjects (DESIGN.md §4 rules 2–4, 8): two extensions make one toolset, default and always-on
+// Toolsets as subjects (docs/design.md §4 rules 2–4, 8): two extensions make one toolset, default and always-on
 // toolsets, the toolset an extension gets when it declares none, where a tool without `toolset` goes, and load
 // order sorted by name so the order extensions were added never changes the result.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// The JWT attacks against a real host (DESIGN.md §9; issue 9 item 9): mcp-host served on 127.0.0.1:0 with `auth`
+// The JWT attacks against a real host (docs/design.md §9; issue 9 item 9): mcp-host served on 127.0.0.1:0 with `auth`
 // as the config file gives it, verifying against the fixture's real JWKS endpoint on loopback, keys made with jose.
 // Each attack — alg none, HS256 with the RSA public key, expired, nbf in the future, wrong issuer, wrong audience,
 // unknown kid, tampered payload, jku/x5u/jwk pointing at the attacker's key, unknown crit, a retired key — is

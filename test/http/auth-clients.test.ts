@@ -1,4 +1,4 @@
-// A guarded host end to end with real MCP clients (DESIGN.md §9; issue 9 item 10): the SDK v2 client with a
+// A guarded host end to end with real MCP clients (docs/design.md §9; issue 9 item 10): the SDK v2 client with a
 // bearer token in both eras, the SDK v1 client, and the whole discovery dance with the SDK v2 client's own OAuth
 // provider (client credentials) against the fixture authorization server — from the 401, through the
 // protected-resource metadata (read at the challenge's URL, query kept) and the token endpoint (resource = the

@@ -1,4 +1,4 @@
-// `ctx.auth` on a served host (DESIGN.md §9; issue 9 item 7): tool handlers get the verified caller — subject,
+// `ctx.auth` on a served host (docs/design.md §9; issue 9 item 7): tool handlers get the verified caller — subject,
 // client, scopes, expiry, claims — in both eras and from both SDK generations, and never the raw token: `token` is
 // empty in ctx.auth and in the SDK's own ctx (no token passthrough). The token is in no response — refusals,
 // errors, /healthz, /toolsets, tool results — and (the after hook) in no log line.

@@ -1,4 +1,4 @@
-// Challenges and discovery on a served host (DESIGN.md §9; issue 9 item 4): a 401 names the RFC 9728 metadata URL
+// Challenges and discovery on a served host (docs/design.md §9; issue 9 item 4): a 401 names the RFC 9728 metadata URL
 // of the request's own URL, query kept, so the selection survives the OAuth round trip; the metadata answers at
 // /.well-known/oauth-protected-resource{path} with and without the query, to anyone (no token, any origin), with
 // `resource` = the MCP URL without query; `resource`, `publicBaseUrl` and `path` move both as they should; and

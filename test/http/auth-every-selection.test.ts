@@ -1,4 +1,4 @@
-// Every selection is guarded once auth is on (DESIGN.md §7, §9; issue 9 item 2): whatever the URL or header
+// Every selection is guarded once auth is on (docs/design.md §7, §9; issue 9 item 2): whatever the URL or header
 // selects (default, ?only=, ?a&b, unknown names, X-MCP-Toolsets, trailing slash, case), whatever the era and the
 // method (POST, GET, DELETE, modern subscriptions/listen, legacy session GET streams), a request without a valid
 // token gets 401 and reaches nothing — no tool runs, no dormant extension wakes. A legacy session id is no

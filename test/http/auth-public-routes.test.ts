@@ -1,4 +1,4 @@
-// What is public once auth is on (DESIGN.md §9; issue 9 item 6): /healthz without a valid token says only
+// What is public once auth is on (docs/design.md §9; issue 9 item 6): /healthz without a valid token says only
 // {status, service} — extension errors and upstream names need a token; /toolsets needs the same token as MCP
 // (its challenge names the MCP endpoint's metadata), unless publicToolsets, which serves the catalogue without
 // errors, sources or upstream names to callers without a token (a token, when sent, must be valid).

@@ -1,4 +1,4 @@
-// Refusals and outages at the host level (DESIGN.md §9; issue 9 item 8): a token in the query string is 400; an
+// Refusals and outages at the host level (docs/design.md §9; issue 9 item 8): a token in the query string is 400; an
 // Authorization header without "Bearer " is 401, a malformed or oversized one 400 (beyond Node's own header
 // limit, Node answers 431); a JWKS or introspection endpoint that is down, failing or hanging is 503 with
 // Retry-After — the caller did nothing wrong — never a 500 and never a pass. Nothing runs in any of them.

@@ -1,4 +1,4 @@
-// A legacy session is bound to the subject that opened it (DESIGN.md §9; issue 9 item 3; the MCP security
+// A legacy session is bound to the subject that opened it (docs/design.md §9; issue 9 item 3; the MCP security
 // guidance on session hijacking): another subject's valid token on its Mcp-Session-Id gets exactly the answer an
 // unknown session gets (404), for POST, GET and DELETE; nothing runs and the session lives on for its owner. A
 // session also keeps the toolsets it was opened with.

@@ -1,4 +1,4 @@
-// Toolset permissions (DESIGN.md §9; issue 9 item 5) with `toolsetScopes: { admin: ["mcp:admin"] }`: a toolset the
+// Toolset permissions (docs/design.md §9; issue 9 item 5) with `toolsetScopes: { admin: ["mcp:admin"] }`: a toolset the
 // token's scopes do not cover leaves the active set (its tools, instructions and toolset entry with it); a
 // selection that names one gets 403 insufficient_scope naming the scopes it needs — or, with
 // onInsufficientScope "omit", is served without it; a call to a tool outside the caller's active set is an

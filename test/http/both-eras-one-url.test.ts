@@ -1,4 +1,4 @@
-// Both protocol eras at one URL (DESIGN.md §8, issue 3 part 1): the SDK v2 client in its default (2025 handshake),
+// Both protocol eras at one URL (docs/design.md §8, issue 3 part 1): the SDK v2 client in its default (2025 handshake),
 // pinned (2026-07-28) and auto modes and the SDK v1 client all see the same tools for the same selection —
 // whether it comes from the query or the X-MCP-Toolsets header — and can call them; /toolsets answers describe()
 // for that selection; /healthz reports ok or degraded; strict mode refuses unknown names with 400.

@@ -1,4 +1,4 @@
-// What one caller may ask of the MCP endpoint (DESIGN.md §16, issue 11 build 3): a request rate (a bucket of
+// What one caller may ask of the MCP endpoint (docs/design.md §16, issue 11 build 3): a request rate (a bucket of
 // http.callerBurst refilled at http.callerRequestsPerSecond; off by default) and requests in flight at once
 // (http.callerMaxConcurrent, 128 by default; streams do not count) — beyond either, 429 with Retry-After and a
 // JSON-RPC error naming the limit. The caller is the token's subject when auth is on (two subjects behind one

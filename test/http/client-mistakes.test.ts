@@ -1,4 +1,4 @@
-// A client's mistake is never a 500 (DESIGN.md §16, issue 11 defect 2): a Content-Encoding the server does not
+// A client's mistake is never a 500 (docs/design.md §16, issue 11 defect 2): a Content-Encoding the server does not
 // serve or a body that is not what its coding says, a charset other than UTF, JSON nested beyond http.maxJsonDepth
 // (refused before anything re-serialises it: 30 KB of brackets used to overflow the SDK's stack), a Host header
 // that is no host — each a 4xx with a JSON-RPC error body, in both eras; an absolute-form request target is served.

@@ -1,4 +1,4 @@
-// CORS that works from a browser (DESIGN.md §8, issue 10 item 3): a configured CORS origin is an allowed origin,
+// CORS that works from a browser (docs/design.md §8, issue 10 item 3): a configured CORS origin is an allowed origin,
 // so the browser's preflight (OPTIONS with Origin and Access-Control-Request-*) gets 204 with that origin and the
 // very headers it asked for — `Mcp-Param-*` is no header name a browser accepts, so the request's own are
 // reflected when they are MCP headers — and the real cross-origin request that follows is served. The same holds

@@ -1,4 +1,4 @@
-// The log says what happened at the right level (DESIGN.md §16, issue 11 defect 3): a client that abandons its
+// The log says what happened at the right level (docs/design.md §16, issue 11 defect 3): a client that abandons its
 // upload is a debug line, not an "unexpected error"; a client's mistake the SDK refuses is a debug line; a bug
 // behind a 2026-07-28 answer — which used to leave no line at the default level — is an error line with the detail.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Each protocol era gets its own error codes (DESIGN.md §16, issue 11 build 5): a resource that does not exist is
+// Each protocol era gets its own error codes (docs/design.md §16, issue 11 build 5): a resource that does not exist is
 // -32002 for a 2025-11-25 client (that revision's code) and -32602 (Invalid params) for a 2026-07-28 one — whether
 // no extension offers the URI, or a template's handler says so with resourceNotFound().
 import { afterEach, describe, it } from "node:test";

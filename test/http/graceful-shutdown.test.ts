@@ -1,4 +1,4 @@
-// Graceful shutdown (DESIGN.md §8, §16): close() ends idle keep-alive sockets at once (even one that never carried a
+// Graceful shutdown (docs/design.md §8, §16): close() ends idle keep-alive sockets at once (even one that never carried a
 // request), lets an in-flight request finish — its answer saying Connection: close, so its client does not send
 // another request on a socket about to go (issue 11 defect 4) — and then stops the host.
 import { connect, type Socket } from "node:net";

@@ -1,4 +1,4 @@
-// The `auth` option (DESIGN.md §9, config `auth:`): a loaded config's `auth` section can be passed to the app as it
+// The `auth` option (docs/design.md §9, config `auth:`): a loaded config's `auth` section can be passed to the app as it
 // is (a type-level check plus a real load), it turns into the verifier it describes, and settings that cannot
 // work are refused when the app is made, with AUTH_CONFIG_INVALID naming the option — before anything is served.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// The HTTP edge (DESIGN.md §8, issue 3 part 5): Host and Origin checks on by default (loopback always allowed,
+// The HTTP edge (docs/design.md §8, issue 3 part 5): Host and Origin checks on by default (loopback always allowed,
 // widened by allowedHosts/allowedOrigins), CORS only when configured and then with the MCP headers allowed and
 // exposed, a body-size limit (413), malformed JSON (400, -32700), an unknown session (404), GET with no stream
 // (405), unknown paths (404), and bugs answered with a bare -32603 that carries nothing internal — while a tool

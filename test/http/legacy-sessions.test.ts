@@ -1,4 +1,4 @@
-// Legacy (2025-era) serving (DESIGN.md §8, issue 3 part 1): stateful by default — initialize issues an
+// Legacy (2025-era) serving (docs/design.md §8, issue 3 part 1): stateful by default — initialize issues an
 // Mcp-Session-Id, DELETE ends the session (then 404), an idle session expires after the TTL, beyond maxSessions
 // a new session gets 503 with a message — and the two other modes: `stateless` (no session, interactive
 // requests refused cleanly) and `reject` (2025 clients cannot connect; modern clients still can).

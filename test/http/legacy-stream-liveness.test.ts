@@ -1,4 +1,4 @@
-// A legacy session whose client keeps its GET stream open is listening, not idle (DESIGN.md §16, issue 11
+// A legacy session whose client keeps its GET stream open is listening, not idle (docs/design.md §16, issue 11
 // build 6): the idle TTL does not expire it while the stream is open; the stream itself is ended after
 // http.streamMaxAgeMs (so nothing is held forever), and from then on the idle TTL counts again. On a manual clock.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// List changes reach clients (DESIGN.md §4 rules 10–11, §8; issue 3 part 3): when an extension changes its offer
+// List changes reach clients (docs/design.md §4 rules 10–11, §8; issue 3 part 3): when an extension changes its offer
 // through the ctx it got in setup, or an `onToolset` extension is woken by one URL, clients of the affected
 // selections are told — modern clients on their `subscriptions/listen` stream, legacy clients (v2 default and
 // v1) on their session's GET stream — and their next tools/list shows the new offer. Clients of a selection the

@@ -1,4 +1,4 @@
-// serverFactory guards every selection (DESIGN.md §7, issue 3 part 4): middleware a deployment adds around the
+// serverFactory guards every selection (docs/design.md §7, issue 3 part 4): middleware a deployment adds around the
 // host's MCP handler runs for every selection — whatever the query, the X-MCP-Toolsets header, an unknown name,
 // a trailing slash, the HTTP method or the protocol era — so no URL reaches the MCP handler without it.
 import { afterEach, describe, it } from "node:test";

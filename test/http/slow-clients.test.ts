@@ -1,4 +1,4 @@
-// Slow and greedy clients hold little (DESIGN.md §16, issue 11 defect 5): headers must arrive within
+// Slow and greedy clients hold little (docs/design.md §16, issue 11 defect 5): headers must arrive within
 // http.headersTimeoutMs (10 s, not Node's 60 s) and a whole request within http.requestTimeoutMs (30 s, not 300 s),
 // else 408 and the socket is closed; an idle keep-alive socket lasts http.keepAliveTimeoutMs; connections are capped
 // in all (http.maxConnections) and per client address (http.maxConnectionsPerAddress), a connection over a cap

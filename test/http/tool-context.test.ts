@@ -1,4 +1,4 @@
-// What a tool handler can do through its ctx, in both eras over real HTTP (DESIGN.md §8, issue 3 part 2):
+// What a tool handler can do through its ctx, in both eras over real HTTP (docs/design.md §8, issue 3 part 2):
 // report progress, log to the client at the level it asked for, ask for elicitation and sampling (MRTR
 // `input_required` for modern clients, real server-to-client requests on a legacy session, a clean refusal for a
 // client that did not declare the capability), read the verified caller (`ctx.auth`) and its selection.

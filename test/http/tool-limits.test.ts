@@ -1,4 +1,4 @@
-// What one tool may take of the host (DESIGN.md §16, issue 11 build 3): at most tools.maxConcurrent calls of a
+// What one tool may take of the host (docs/design.md §16, issue 11 build 3): at most tools.maxConcurrent calls of a
 // tool run at once, as many more wait up to tools.queueMs for a turn, the rest are refused with a coded isError
 // result; a result over tools.maxResultBytes — or one JSON cannot carry (a BigInt, a cycle), which used to leave
 // the request without an answer — becomes an isError result saying so, in both eras. The defaults are pinned.

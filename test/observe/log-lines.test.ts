@@ -1,4 +1,4 @@
-// The log format (DESIGN.md §18): pino writes JSON lines with time, level and component, plus what the line is
+// The log format (docs/design.md §18): pino writes JSON lines with time, level and component, plus what the line is
 // about (an extension's lines say `component: "extension"` and its name; a request's lines its id); `pretty` is a
 // readable line with the same facts; `auto` picks pretty for a terminal and JSON otherwise. A line's own data
 // cannot shadow the frame. Secret-looking argument keys are masked at every depth, and big arguments cut.

@@ -1,4 +1,4 @@
-// Nothing observability does may break a request (DESIGN.md §18): a span exporter that throws or fails, a span
+// Nothing observability does may break a request (docs/design.md §18): a span exporter that throws or fails, a span
 // processor that throws when a span starts, a log stream that throws, one that reports write errors (a full disk),
 // and one that cannot keep up — every request is still served, with the result the client expects.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// A bounded memory soak (DESIGN.md §16) of the real `mcp-host serve`: rounds of mixed traffic — 2025-era sessions
+// A bounded memory soak (docs/design.md §16) of the real `mcp-host serve`: rounds of mixed traffic — 2025-era sessions
 // opened, used and ended, 2026-07-28 calls of every kind, requests that are refused — with the server's RSS read
 // after each. The main thread's heap is capped (--max-old-space-size=192; the host needs ~30 MB), so memory that
 // grows with the traffic ends as a crash, not as a number; RSS — which also holds the isolated tools' worker heaps,

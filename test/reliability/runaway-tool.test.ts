@@ -1,4 +1,4 @@
-// A runaway tool cannot take the host down (DESIGN.md §16, docs/extensions.md "Isolation"), against the real
+// A runaway tool cannot take the host down (docs/design.md §16, docs/extensions.md "Isolation"), against the real
 // `mcp-host serve`: a tool that spins for ever and one that allocates without end (a fixture, isolated with 500 ms
 // of CPU and 64 MB of heap), a catastrophic regular expression and the largest text_stats input (the isolated text
 // plugin). Each call ends with an isError result naming the tool and the limit; another client is served all the

@@ -1,4 +1,4 @@
-// A flood of legacy sessions against the real `mcp-host serve` (DESIGN.md §16): beyond http.maxSessions a new
+// A flood of legacy sessions against the real `mcp-host serve` (docs/design.md §16): beyond http.maxSessions a new
 // session is refused with 503 and a message saying why (the documented answer, HTTP_SESSION_LIMIT), the sessions
 // already open keep working, modern clients are not affected, and ending sessions makes room again.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Shutdown under load (DESIGN.md §16): keep-alive clients keep calling the real `mcp-host serve` while it gets
+// Shutdown under load (docs/design.md §16): keep-alive clients keep calling the real `mcp-host serve` while it gets
 // SIGTERM. Every request it had taken in is answered; answers during the drain say Connection: close, so no
 // client sends another request on a socket about to go — a request is either answered or refused before it was
 // sent (the connection is refused), never lost to a reset; the process exits 0.

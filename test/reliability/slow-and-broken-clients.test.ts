@@ -1,4 +1,4 @@
-// Slow and broken clients against the real `mcp-host serve` (DESIGN.md §16): a slowloris crowd that never finishes
+// Slow and broken clients against the real `mcp-host serve` (docs/design.md §16): a slowloris crowd that never finishes
 // its headers, bodies sent half-way, clients that reset mid-request or leave before the answer, and more
 // connections from one address than it may hold. Each is answered (408) or closed in bounded time, none is logged
 // as an error, and a well-behaved client is served all along.

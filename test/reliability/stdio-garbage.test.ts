@@ -1,4 +1,4 @@
-// `mcp-host stdio` fed garbage keeps answering (DESIGN.md §16): between well-formed requests a seeded stream of
+// `mcp-host stdio` fed garbage keeps answering (docs/design.md §16): between well-formed requests a seeded stream of
 // junk — random bytes, half a message, scalars, a 20,000-level nesting, a line of 1 MB, messages of the wrong
 // shape, answers to nothing, unknown methods — and every well-formed request still gets its answer, stdout carries
 // nothing but JSON-RPC, and the process exits 0 when stdin closes.

@@ -1,4 +1,4 @@
-// DESIGN.md §10.12 / §11: with `approval: destructive`, the downstream client is asked (elicitation, in both eras)
+// docs/design.md §10.12 / §11: with `approval: destructive`, the downstream client is asked (elicitation, in both eras)
 // before a destructive upstream tool runs; an approval runs it, a refusal or a declined question refuses it
 // (MCP_TOOL_DENIED), and a client that cannot be asked gets a clear refusal. `deniedTools` hides and refuses.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// DESIGN.md §11 upstream credentials: static headers, `auth: bearer`, OAuth client credentials against a real token
+// docs/design.md §11 upstream credentials: static headers, `auth: bearer`, OAuth client credentials against a real token
 // endpoint on loopback (renewed when the upstream answers 401), a custom kind another extension contributes through
 // `authStrategies` (asked afresh for every request), an unknown kind failing start-up with the registered kinds —
 // and the downstream caller's token never reaching an upstream, with bearerAuth in front of every selection.

@@ -1,4 +1,4 @@
-// DESIGN.md §11 / §4 rule 10: an upstream's list change (pushed by a 2025 upstream, or on a 2026-07-28 upstream's
+// docs/design.md §11 / §4 rule 10: an upstream's list change (pushed by a 2025 upstream, or on a 2026-07-28 upstream's
 // listen stream) updates the gateway's offer and reaches each downstream client of the selections that include it
 // as one notification — SDK v2 in both eras and v1 — and its next tools/list shows the change. Clients of another
 // upstream's toolset are not told.

@@ -1,4 +1,4 @@
-// DESIGN.md §11 pass-through, end to end: a downstream call's arguments and `_meta` reach the upstream, the
+// docs/design.md §11 pass-through, end to end: a downstream call's arguments and `_meta` reach the upstream, the
 // upstream's progress reaches the downstream client's progress token, a downstream cancellation cancels the upstream
 // request, and results come back faithfully (content blocks, structuredContent, isError, _meta) — for SDK v2
 // clients in both eras and the v1 client, through real upstreams.

@@ -1,4 +1,4 @@
-// DESIGN.md §11 reload: `gateway.reconfigure(servers)` applies a new servers map live — servers added, removed and
+// docs/design.md §11 reload: `gateway.reconfigure(servers)` applies a new servers map live — servers added, removed and
 // changed in one offer change (one notification to listening clients), unchanged servers keeping their connection —
 // and reports what changed; a map with a problem is refused as a whole while the old servers keep serving.
 import { afterEach, describe, it } from "node:test";

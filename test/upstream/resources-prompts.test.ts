@@ -1,4 +1,4 @@
-// DESIGN.md §10.10 / §11: the upstreams' resources, resource templates and prompts are served too — resources bare
+// docs/design.md §10.10 / §11: the upstreams' resources, resource templates and prompts are served too — resources bare
 // when unique and `server:uri` when two active upstream toolsets list the same URI, prompts named like tools — and
 // reading a resource or getting a prompt through the host reaches the right upstream, in both eras.
 import { afterEach, describe, it } from "node:test";

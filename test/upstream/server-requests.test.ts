@@ -1,4 +1,4 @@
-// DESIGN.md §10.11 / §11: an upstream's server-to-client requests during a call are answered by the downstream client
+// docs/design.md §10.11 / §11: an upstream's server-to-client requests during a call are answered by the downstream client
 // of that call, in both eras: a 2025 upstream's pushed elicitation / sampling / roots request pauses the call and
 // reaches the client as `input_required` (a 2026-07-28 client answers and calls again; on a 2025 session the host
 // sends it as a real request); a 2026-07-28 upstream's own `input_required` reaches a 2026-07-28 client as the tool's

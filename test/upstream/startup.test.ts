@@ -1,4 +1,4 @@
-// DESIGN.md §11 start-up: every server connects at once under one shared deadline; filters are checked against the
+// docs/design.md §11 start-up: every server connects at once under one shared deadline; filters are checked against the
 // real tool list (TOOL_FILTER_MATCHES_NOTHING names the server); `remoteServers: required` fails start-up naming
 // every unreachable server and never its URL; `optional` starts anyway, reports the server in /healthz and /toolsets,
 // retries with backoff (on a clock the test moves) until it comes up, and then its toolset appears and listening

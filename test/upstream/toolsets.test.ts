@@ -1,4 +1,4 @@
-// DESIGN.md §11: each upstream server is a toolset named after it (title, description and `default` from the config,
+// docs/design.md §11: each upstream server is a toolset named after it (title, description and `default` from the config,
 // instructions from the upstream), offering the upstream's tools after include/exclude; one connection per upstream
 // for the whole host, shared by every selection, session and era; clashes between upstream toolsets active together
 // follow §7. Real upstreams (server-everything, the v1-SDK fixture over stdio and over HTTP), real clients.

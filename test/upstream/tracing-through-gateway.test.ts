@@ -1,4 +1,4 @@
-// Traces (DESIGN.md §18) with the OpenTelemetry SDK registered and its in-memory exporter: one client call through
+// Traces (docs/design.md §18) with the OpenTelemetry SDK registered and its in-memory exporter: one client call through
 // the gateway gives one trace — the gateway host's MCP server span and execute_tool span, the gateway's MCP client
 // span for the upstream call, and the upstream host's own server and execute_tool spans, parented through the
 // trace context the gateway put in the upstream request's `_meta` (SEP-414). The client's context comes from the

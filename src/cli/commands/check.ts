@@ -1,5 +1,5 @@
 /**
- * `mcp-host check` (DESIGN.md §13): validates the config, loads the extensions, connects the upstream servers and
+ * `mcp-host check` (docs/design.md §13): validates the config, loads the extensions, connects the upstream servers and
  * verifies their filters, then prints a report — text, or JSON with `--json` — and exits 0 only when nothing is
  * wrong (1 when something failed; a config that does not validate exits 2 like every config error).
  */

@@ -1,5 +1,5 @@
 /**
- * The bounded cache of builds (DESIGN.md §7): least-recently-used eviction, one build per key even when many
+ * The bounded cache of builds (docs/design.md §7): least-recently-used eviction, one build per key even when many
  * requests ask at once, and targeted invalidation (only builds that include a changed toolset go).
  */
 

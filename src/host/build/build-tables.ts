@@ -1,5 +1,5 @@
 /**
- * The compiled tables of one build (DESIGN.md §7, §15): the tool list already in wire form, one validator per
+ * The compiled tables of one build (docs/design.md §7, §15): the tool list already in wire form, one validator per
  * tool compiled once, the wrapped handlers, and lookup maps for tools, resources, templates and prompts. Every
  * per-request SDK server reads these; nothing here is recomputed per request.
  */
@@ -128,7 +128,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
 }
 
 /**
- * Routes every accepted spelling of a tool's or a prompt's name (DESIGN.md §7): the listed name, `<toolset>__<raw>`
+ * Routes every accepted spelling of a tool's or a prompt's name (docs/design.md §7): the listed name, `<toolset>__<raw>`
  * (also in its cleaned form), `<toolset>.<raw>`, and the bare raw name when only one entry has it. A listed name
  * always wins over an alias.
  */

@@ -1,5 +1,5 @@
 /**
- * Compiling one active set into a build (DESIGN.md §7): gather the ready extensions' contributions to the
+ * Compiling one active set into a build (docs/design.md §7): gather the ready extensions' contributions to the
  * active toolsets, let participants edit the draft (`onServer`), compile names, wire lists and validators once,
  * add `list_server_toolsets`, and let the deployment's serverFactory wrap the selection's handler. The result is
  * frozen and shared by every request with the same key.

@@ -1,5 +1,5 @@
 /**
- * The draft of one build that `onServer` hooks may edit (DESIGN.md §4 rule 12). Each hook runs against the
+ * The draft of one build that `onServer` hooks may edit (docs/design.md §4 rule 12). Each hook runs against the
  * draft in load order; if it throws, everything it changed on this build is put back and the build goes on.
  */
 import { extensionError } from "../../errors.js";

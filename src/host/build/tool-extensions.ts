@@ -1,5 +1,5 @@
 /**
- * Applies tool extensions to a tool offered by any extension (DESIGN.md §4 rule 7): in load order, later title
+ * Applies tool extensions to a tool offered by any extension (docs/design.md §4 rule 7): in load order, later title
  * and description win, the last `wrap` is the outermost. A tool extension that throws, or whose `wrap` returns
  * something that is not a function, leaves the tool out: one that narrows a tool and fails would otherwise widen it.
  */

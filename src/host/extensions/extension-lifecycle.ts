@@ -1,6 +1,6 @@
 /**
  * Running an extension's hooks safely: `setup` under a timeout that names the extension, and `dispose` for all
- * extensions in reverse load order, every one running even when some throw (DESIGN.md §4 rules 9, 13).
+ * extensions in reverse load order, every one running even when some throw (docs/design.md §4 rules 9, 13).
  */
 import { extensionError, McpHostError, messageOf } from "../../errors.js";
 import type { ExtensionContext } from "../../extension/types.js";

@@ -1,5 +1,5 @@
 /**
- * The host's tool isolation (DESIGN.md §16): decides which tools run in workers — those an extension with
+ * The host's tool isolation (docs/design.md §16): decides which tools run in workers — those an extension with
  * `isolation` lists in its `tools`, unless a tool says `"none"` — with which limits, and owns their worker pools,
  * one per extension and heap limit, started on first call and ended at host stop.
  */

@@ -1,5 +1,5 @@
 /**
- * What crosses between the host's main thread and a tool worker (DESIGN.md §16): the task a worker runs, the
+ * What crosses between the host's main thread and a tool worker (docs/design.md §16): the task a worker runs, the
  * messages it sends back over the call's own MessagePort while the handler runs, and how the call ended. Only
  * structured-cloneable data crosses; the handler itself never does — the worker imports its module.
  */

@@ -1,5 +1,5 @@
 /**
- * The folders an npm `workspaces` field names, for discovery (DESIGN.md §5). npm accepts globs; discovery needs
+ * The folders an npm `workspaces` field names, for discovery (docs/design.md §5). npm accepts globs; discovery needs
  * only the simple ones deployments write (`plugins/*`, `packages/a`, `!plugins/old`), and says so plainly when a
  * pattern asks for more rather than silently finding nothing.
  */

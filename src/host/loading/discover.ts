@@ -1,5 +1,5 @@
 /**
- * Discovery (DESIGN.md §5, step one of three): finds the extension modules a project declares, by reading
+ * Discovery (docs/design.md §5, step one of three): finds the extension modules a project declares, by reading
  * package.json files — the project's own `mcpExtensions` field, its dependencies' and its workspaces'. It imports
  * nothing, so a broken extension cannot break discovery, and a malformed field costs only itself.
  */

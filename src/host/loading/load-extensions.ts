@@ -1,5 +1,5 @@
 /**
- * `loadExtensions` (DESIGN.md §5): discovery then loading, what deployments call. It also applies the `names`
+ * `loadExtensions` (docs/design.md §5): discovery then loading, what deployments call. It also applies the `names`
  * limit (`--extension a,b`, `MCP_HOST_EXTENSIONS`), importing as little as it can: a name is matched against
  * package and declared names first, and modules are imported to read their own names only when that is needed.
  */

@@ -1,5 +1,5 @@
 /**
- * Loading (DESIGN.md §5, step two of three): imports each discovered module and turns what it exports — an
+ * Loading (docs/design.md §5, step two of three): imports each discovered module and turns what it exports — an
  * extension, an array of them, or a factory given its options — into validated extension objects. Each failure is
  * logged and returned with its package and path, and costs only that entry; registering is the host's step.
  */

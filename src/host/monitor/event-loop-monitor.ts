@@ -1,5 +1,5 @@
 /**
- * The event-loop monitor (DESIGN.md §16): a timer that should fire every `intervalMs`; when it fires late by more
+ * The event-loop monitor (docs/design.md §16): a timer that should fire every `intervalMs`; when it fires late by more
  * than the threshold, the loop was blocked — every client of the host waited — and the warning names the tools
  * that ran on the main thread meanwhile, so an operator knows which extension needs isolation. It never keeps the
  * process alive.

@@ -1,5 +1,5 @@
 /**
- * Error codes in the words of the era a client speaks (DESIGN.md §16). "Resource not found" is -32002 in the 2025
+ * Error codes in the words of the era a client speaks (docs/design.md §16). "Resource not found" is -32002 in the 2025
  * revisions and -32602 (Invalid params) from 2026-07-28 on; the SDK answers -32602 in both (its 2025 codec maps
  * -32002 away), so a 2025-era server instance puts the old code back on the wire: an error of -32602 whose data is
  * exactly `{ uri }` is how the SDK itself recognises resource-not-found.

@@ -1,5 +1,5 @@
 /**
- * Puts the host's observer (DESIGN.md §18) around every request handler the protocol core registers: what the
+ * Puts the host's observer (docs/design.md §18) around every request handler the protocol core registers: what the
  * request is (method, id, era, caller, `_meta`, the routed tool), then how it ended (duration, the tool call's
  * outcome, the error code). With no observer the SDK's own registration is used as it is: nothing per request.
  * An observer that throws is ignored; the request is served all the same.

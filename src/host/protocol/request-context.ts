@@ -2,7 +2,7 @@
  * Builds the context a tool, resource or prompt handler receives from the SDK's per-request context and the
  * facts the host knows about the request (era, caller, selection). Sending to the client never throws into a
  * handler: a closed stream must not turn a finished result into an error. The caller's raw bearer token never
- * reaches a handler (DESIGN.md §9): passing it on to another service is the token-passthrough anti-pattern.
+ * reaches a handler (docs/design.md §9): passing it on to another service is the token-passthrough anti-pattern.
  */
 import type { AuthInfo, ClientCapabilities, LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";

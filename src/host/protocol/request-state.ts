@@ -1,5 +1,5 @@
 /**
- * Seals the multi-round-trip `requestState` a handler returns with `inputRequired(...)` (DESIGN.md §10.11, the
+ * Seals the multi-round-trip `requestState` a handler returns with `inputRequired(...)` (docs/design.md §10.11, the
  * MCP spec's MRTR integrity rule). The state round-trips through the client, so it is attacker-controlled: the
  * host signs it (HMAC, bound to the method and the caller) before it leaves and verifies it when it comes back,
  * so handlers read back exactly what they returned — or the retry is refused with -32602.

@@ -1,6 +1,6 @@
 /**
  * Makes a fresh low-level SDK `Server` over a build's precomputed tables — one per modern request, one per legacy
- * session (DESIGN.md §3: an SDK server instance is never shared). Making one registers a fixed set of handlers
+ * session (docs/design.md §3: an SDK server instance is never shared). Making one registers a fixed set of handlers
  * that close over the tables, so it costs the same for 10 tools as for 1000.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * What one tool may take of the host (DESIGN.md §16): how many of its calls run at once — the rest wait briefly
+ * What one tool may take of the host (docs/design.md §16): how many of its calls run at once — the rest wait briefly
  * for a turn, then are refused with a coded `isError` result instead of piling up — and how large a result the
  * host will send. A result over the limit, or one that cannot be sent as JSON at all (a BigInt, a cycle, nesting
  * beyond what JSON tools can handle), becomes an `isError` result saying so: never a truncated body, never a

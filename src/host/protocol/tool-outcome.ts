@@ -1,5 +1,5 @@
 /**
- * How a `tools/call` ended, for the observer (DESIGN.md §18): ok, an `isError` result, a timeout, or refused (the
+ * How a `tools/call` ended, for the observer (docs/design.md §18): ok, an `isError` result, a timeout, or refused (the
  * handler never ran: unknown tool, arguments that fail the schema, a call the gateway denied). The host marks its
  * own timeouts and refusals on the result object itself (never on the wire); the gateway's results carry their code
  * under `_meta["mcp-host/error"]`, the registry's shape.

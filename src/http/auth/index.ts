@@ -1,5 +1,5 @@
 /**
- * Token verification building blocks (DESIGN.md §9): verifiers (JWT on jose, RFC 7662 introspection, custom), the
+ * Token verification building blocks (docs/design.md §9): verifiers (JWT on jose, RFC 7662 introspection, custom), the
  * bearer-token middleware with RFC 6750 challenges, and the RFC 9728 protected-resource metadata route. The one
  * entry point for everything under src/http/auth/.
  */

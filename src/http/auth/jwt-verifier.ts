@@ -1,5 +1,5 @@
 /**
- * The JWT access-token verifier, on jose (DESIGN.md §9). Issuer and audience are required, algorithms are an
+ * The JWT access-token verifier, on jose (docs/design.md §9). Issuer and audience are required, algorithms are an
  * allow-list checked against the token header before any key is looked up (so `none` and HS256-with-a-public-key
  * never reach a key), headers that point at their own keys (`jku`, `x5u`, `jwk`) are ignored, and every failure
  * becomes one of a few fixed, log-safe refusals.

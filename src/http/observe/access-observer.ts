@@ -1,5 +1,5 @@
 /**
- * The HTTP edge's observer (DESIGN.md §18), mounted first: gives each request an id (sent back as `X-Request-Id`)
+ * The HTTP edge's observer (docs/design.md §18), mounted first: gives each request an id (sent back as `X-Request-Id`)
  * that every log line written while serving it carries, makes the `traceparent` header's context the ambient one,
  * and once the answer is sent writes the access line and counts the request (metrics, the operator page's rates).
  * An MCP request the protocol core did not answer itself (`initialize`, `ping`, a listen stream, a refusal at the

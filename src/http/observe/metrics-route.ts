@@ -1,5 +1,5 @@
 /**
- * `/metrics` in the Prometheus text format (DESIGN.md §18). On the app's own port it answers anyone when auth is off;
+ * `/metrics` in the Prometheus text format (docs/design.md §18). On the app's own port it answers anyone when auth is off;
  * with auth on it needs a valid token carrying every scope of `metrics.scopes`. With `metrics.port` it is served
  * instead on a listener of its own, bound to loopback, where nothing else is served and no token is asked for
  * (reaching that port is the credential: keep it off the network). A scrape never fails a request; a scrape that

@@ -1,5 +1,5 @@
 /**
- * Where the app takes its observation (DESIGN.md §18), so `createHostApp` changes by two lines: `observeEdge` mounts
+ * Where the app takes its observation (docs/design.md §18), so `createHostApp` changes by two lines: `observeEdge` mounts
  * the edge's observer first (request ids, the access line, HTTP metrics, the page's counters), and `observeRoutes`
  * adds `/metrics` and the operator page before the not-found answer. What is not asked for costs nothing per request:
  * with neither `observability` nor the page, nothing is mounted.

@@ -1,5 +1,5 @@
 /**
- * What the operator page shows (DESIGN.md §18), as JSON read from the host itself: toolsets with their tools,
+ * What the operator page shows (docs/design.md §18), as JSON read from the host itself: toolsets with their tools,
  * extensions with status and errors, upstream servers with their state, live sessions and streams, the last
  * minutes of requests; and for the selection explorer, what one selection serves — its active toolsets, tools,
  * unknown names and instructions, the same answer `/toolsets` computes. With auth on, it is the caller's view.

@@ -1,5 +1,5 @@
 /**
- * The operator page (DESIGN.md §18): one self-contained HTML document — styles and script inline, no font, no CDN,
+ * The operator page (docs/design.md §18): one self-contained HTML document — styles and script inline, no font, no CDN,
  * no request to anywhere but this host — so it works on a machine with no network. The shell holds no data; the
  * script reads the host's overview (`_ui/overview`), explores selections (`_ui/explore`), and tries tools through the
  * real MCP endpoint with 2026-07-28 requests, exactly as a client would. With auth on it asks for a token first and

@@ -1,5 +1,5 @@
 /**
- * The operator page's routes (DESIGN.md §18): the page itself at `ui.path` (default `/`) — a shell with no data,
+ * The operator page's routes (docs/design.md §18): the page itself at `ui.path` (default `/`) — a shell with no data,
  * public, since a browser cannot send a bearer token when it navigates — and its data under `{path}/_ui/`, which
  * with auth on needs the token like `/toolsets` does and shows the caller's own view.
  */

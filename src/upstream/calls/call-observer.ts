@@ -1,5 +1,5 @@
 /**
- * The gateway's seam for observing its upstream calls (DESIGN.md §18): around each call to an upstream tool, an
+ * The gateway's seam for observing its upstream calls (docs/design.md §18): around each call to an upstream tool, an
  * observer may time it, make a client span for it and hand back the trace context to send with it in `_meta`
  * (`traceparent`, `tracestate`, `baggage`: SEP-414). The gateway knows nothing of how; with no observer it calls as
  * it always did. An observer's failure never fails the call.

@@ -1,5 +1,5 @@
 /**
- * The handler behind every upstream tool the gateway offers (DESIGN.md §11): arguments, `_meta`, progress and
+ * The handler behind every upstream tool the gateway offers (docs/design.md §11): arguments, `_meta`, progress and
  * cancellation pass through to the upstream, and its result comes back untouched. Around that, the rounds a call may
  * take with its client, all through the host's `input_required` (which works in both eras):
  * - approval (`approval: destructive | always`): the client is asked through elicitation before the tool runs;

@@ -1,5 +1,5 @@
 /**
- * An upstream's credentials, turned into what its connection sends (DESIGN.md §11): static `headers`, a bearer
+ * An upstream's credentials, turned into what its connection sends (docs/design.md §11): static `headers`, a bearer
  * token, OAuth client credentials, or a kind another extension contributes (`authStrategies`, whose `headers()`
  * runs before every request). These are always the deployment's credentials: nothing here sees the downstream
  * caller's request, so a caller's token can never reach an upstream (the MCP spec forbids passing it through).

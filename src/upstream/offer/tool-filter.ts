@@ -1,5 +1,5 @@
 /**
- * A server's `include` / `exclude` (DESIGN.md §11): case-sensitive globs over the upstream's own tool names; an empty
+ * A server's `include` / `exclude` (docs/design.md §11): case-sensitive globs over the upstream's own tool names; an empty
  * include means all, and exclude wins. Checked against the real tool list: a pattern that matches none of the tools
  * is a mistake (a typo in `exclude` would quietly offer a tool the operator meant to hide), and so is a filter that
  * leaves nothing — both are TOOL_FILTER_MATCHES_NOTHING, naming the server.

@@ -1,4 +1,4 @@
-// Builds are cached per sorted active set (DESIGN.md §7): one build per key even under concurrency, `unknown`
+// Builds are cached per sorted active set (docs/design.md §7): one build per key even under concurrency, `unknown`
 // recomputed per call, a bounded LRU cache, and invalidation — all of it by forgetBuilt(), only the affected
 // builds when an extension changes its offer (reported once per burst), and everything when one is added.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Names inside one build (DESIGN.md §7): a tool offered by two active toolsets is listed only as
+// Names inside one build (docs/design.md §7): a tool offered by two active toolsets is listed only as
 // `<toolset>__<tool>`, the dotted form resolves too, a bare ambiguous name is unknown; names are cleaned to
 // ^[a-zA-Z0-9_-]{1,64}$ with a stable hash on overflow and re-checked for clashes; prompts follow the same
 // rule; resource URIs are qualified `<toolset>:<uri>` only on a clash; a same-toolset clash keeps the first.

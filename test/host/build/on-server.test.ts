@@ -1,4 +1,4 @@
-// `onServer(draft)` (DESIGN.md §4 rule 12): called once per build, only for the extensions that take part in it,
+// `onServer(draft)` (docs/design.md §4 rule 12): called once per build, only for the extensions that take part in it,
 // in load order; it may remove or replace tools and change instructions on that build only; when it throws, its
 // changes to that build are discarded, the failure is logged, and the build goes on.
 import { afterEach, describe, it } from "node:test";

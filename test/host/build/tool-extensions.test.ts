@@ -1,4 +1,4 @@
-// Tool extensions (DESIGN.md §4 rule 7): applied in load order — the later title and description win, the last
+// Tool extensions (docs/design.md §4 rule 7): applied in load order — the later title and description win, the last
 // `wrap` is the outermost and runs first — and after extension it is still one tool. Extending a tool nobody
 // offers does nothing. A tool extension that throws, or whose `wrap` returns a non-function, leaves that tool
 // out (never served half-extended), logged as TOOL_EXTENSION_FAILED naming both extensions.

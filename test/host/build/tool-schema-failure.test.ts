@@ -1,4 +1,4 @@
-// Tool schemas (DESIGN.md §4 rule 5): JSON Schema and zod input both work and are validated before the handler
+// Tool schemas (docs/design.md §4 rule 5): JSON Schema and zod input both work and are validated before the handler
 // runs; a schema that is not object-rooted or does not compile leaves that one tool out with a
 // TOOL_SCHEMA_INVALID warning naming the extension — never fatal — and an external $ref is never fetched.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// `activation: "onToolset"` (DESIGN.md §4 rules 11, 14): the extension's toolsets are declared before it wakes,
+// `activation: "onToolset"` (docs/design.md §4 rules 11, 14): the extension's toolsets are declared before it wakes,
 // its setup waits until a selection names one of them and then runs exactly once, waking bumps the revision, and
 // what it contributes reaches only the builds whose active toolsets it belongs to.
 import { afterEach, describe, it } from "node:test";

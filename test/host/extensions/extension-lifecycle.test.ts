@@ -1,4 +1,4 @@
-// An extension's lifecycle and its failures (DESIGN.md §4 rules 9, 13; §7): setup runs once at start with its
+// An extension's lifecycle and its failures (docs/design.md §4 rules 9, 13; §7): setup runs once at start with its
 // context; a setup that throws or hangs past setupTimeoutMs quarantines only that extension (toolsets still
 // declared, tools absent, reported as failed); every dispose runs in reverse load order even when some throw, and
 // stop() rejects with one AggregateError; start() twice and build() outside start..stop are refused.

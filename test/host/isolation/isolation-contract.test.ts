@@ -1,4 +1,4 @@
-// The isolation contract (DESIGN.md §16): what the shape check refuses, and how a worker finds a handler — an
+// The isolation contract (docs/design.md §16): what the shape check refuses, and how a worker finds a handler — an
 // extension passed in code names its module; a discovered one gets its entry file unless a factory made it; a
 // module that does not export the extension gives an isError result that says so. Fixtures: packages/isolation.
 import { afterEach, describe, it } from "node:test";

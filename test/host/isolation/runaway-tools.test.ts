@@ -1,4 +1,4 @@
-// Tools that cannot take the host down (DESIGN.md §16): an isolated tool that spins for ever or allocates without
+// Tools that cannot take the host down (docs/design.md §16): an isolated tool that spins for ever or allocates without
 // end is ended at its CPU budget or heap limit with an isError result naming the tool and the limit; while it runs,
 // another client's calls on another tool are answered, the event loop is never blocked, and afterwards the host
 // still serves everything — the spinning tool's own extension included. The tool timeout, and a client that

@@ -1,4 +1,4 @@
-// Discovery (DESIGN.md §5): which extension modules a project declares — its own mcpExtensions field in every
+// Discovery (docs/design.md §5): which extension modules a project declares — its own mcpExtensions field in every
 // form, its dependencies' and optional dependencies', its workspaces' — in a deterministic order, with malformed
 // declarations reported (never a crash) and nothing imported. Fixtures: test/fixtures/packages/<scenario>.
 import { describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Loading (DESIGN.md §5): every shape a module may export (extension, array, factory given its options, named
+// Loading (docs/design.md §5): every shape a module may export (extension, array, factory given its options, named
 // exports), the defaults a loaded extension gets (name, version), every way an entry can fail — each reported with
 // its package and path, logged, and costing only itself — and the `names` limit. Fixtures: test/fixtures/packages.
 import { describe, it } from "node:test";

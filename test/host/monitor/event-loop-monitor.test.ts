@@ -1,4 +1,4 @@
-// The event-loop monitor (DESIGN.md §16): a tool that blocks the main thread on purpose is named in an
+// The event-loop monitor (docs/design.md §16): a tool that blocks the main thread on purpose is named in an
 // EVENT_LOOP_BLOCKED warning with how long the loop was blocked.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The host's one observation seam (DESIGN.md §18): `HostOptions.observer` hears every request the protocol core
+// The host's one observation seam (docs/design.md §18): `HostOptions.observer` hears every request the protocol core
 // answers — its method, era, the routed tool — and how it ended (the tool call's outcome, a JSON-RPC error code),
 // and every build-cache lookup (a miss with its compile time, then hits). An observer that throws anywhere is
 // ignored: the client gets the answer it would have got without one.

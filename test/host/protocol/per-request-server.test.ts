@@ -1,4 +1,4 @@
-// The per-request SDK server over a build's tables (DESIGN.md §3, §15), exercised by a real SDK v2 client in
+// The per-request SDK server over a build's tables (docs/design.md §3, §15), exercised by a real SDK v2 client in
 // both protocol eras: tools (valid, invalid and unknown calls, structured output, non-object structured output
 // projected for 2025 clients), resources, templates and completion, prompts with arguments and completion,
 // handler errors, progress notifications, and log messages for a legacy client that set a level.

@@ -1,4 +1,4 @@
-// A tool handler that fails (DESIGN.md §4 rule 6): one that throws gives an isError result carrying its message;
+// A tool handler that fails (docs/design.md §4 rule 6): one that throws gives an isError result carrying its message;
 // one that runs past its timeout (the host's, or the tool's own) gives an isError naming the tool and the budget
 // and sees its signal aborted; one that returns something that is not a tool result gives an isError. The
 // failure is logged under the extension's name and every other tool goes on serving.

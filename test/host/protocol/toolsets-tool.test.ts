@@ -1,4 +1,4 @@
-// `list_server_toolsets` (DESIGN.md §7): added to every build, read-only and idempotent, answering describe()
+// `list_server_toolsets` (docs/design.md §7): added to every build, read-only and idempotent, answering describe()
 // for the caller's own selection — its real `unknown` even when the build came from the cache — plus
 // `how_to_select`; turned off by `toolsetsTool: false`; never shadowing an extension's tool of that name.
 import { afterEach, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// The lines an operator's log pipeline gets (DESIGN.md §18): one access line per HTTP request (method, path,
+// The lines an operator's log pipeline gets (docs/design.md §18): one access line per HTTP request (method, path,
 // selection, era, JSON-RPC method, status, duration, request id, the caller's subject — never a token); one audit
 // line per tool call (tool, toolset, extension, outcome, duration), arguments only when asked for and then with
 // secret-looking values masked; and every line written while serving a request carries its request id (and inside

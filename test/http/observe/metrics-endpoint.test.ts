@@ -1,4 +1,4 @@
-// /metrics (DESIGN.md §18): the Prometheus text format with prom-client; HTTP requests by route, era, JSON-RPC
+// /metrics (docs/design.md §18): the Prometheus text format with prom-client; HTTP requests by route, era, JSON-RPC
 // method and status; tool calls by toolset, tool and outcome; build cache hits and misses; live sessions; open
 // streams; extensions by status. Off unless asked for; label values bounded (a made-up tool is `other`); with auth
 // on, a token with the configured scopes, or a loopback port of its own; a broken gauge never breaks a scrape.

@@ -1,4 +1,4 @@
-// The operator page (DESIGN.md §18) in a real headless Chromium: it loads with no console error and no request
+// The operator page (docs/design.md §18) in a real headless Chromium: it loads with no console error and no request
 // anywhere but the host, shows the toolsets with their tools and the extensions with their status and errors,
 // explores a selection (what the URL serves, its instructions, its unknown names), and runs a tool through a form
 // generated from the tool's input schema — through the real MCP endpoint, as the audit line proves. With auth on,
