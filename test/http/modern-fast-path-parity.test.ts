@@ -9,7 +9,8 @@ import { defineExtension, defineTool, inputRequired, type McpExtension } from ".
 import { fastPathServed } from "../../src/http/modern-fast-path.js";
 import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
 import { bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
-import { Cleanup, raw, serveHost, type RawResponse, type ServedHost } from "../helpers/http-host.js";
+import { request as httpRequest } from "node:http";
+import { Cleanup, deferred, raw, serveHost, type RawResponse, type ServedHost } from "../helpers/http-host.js";
 
 const REVISION = "2026-07-28";
 const META = {
@@ -344,5 +345,43 @@ describe("with auth on, the fast path comes after the token check", { timeout: 6
       assert.deepEqual(viaFast, viaEntry, req.what);
     }
     assert.equal(fastPathServed.count, before + 3);
+  });
+});
+
+describe("a client that leaves in the middle of a fast-path call", { timeout: 30_000 }, () => {
+  it("aborts the tool's signal, and the host serves the next request", async () => {
+    const started = deferred();
+    const aborted = deferred<string>();
+    const waiting = defineExtension({
+      name: "waiting",
+      tools: [
+        {
+          name: "wait",
+          handler: (_args, ctx) =>
+            new Promise((resolve) => {
+              ctx.signal.addEventListener("abort", () => {
+                aborted.resolve(String((ctx.signal.reason as Error | undefined)?.message ?? ctx.signal.reason));
+                resolve({ content: [{ type: "text", text: "too late" }] });
+              });
+              started.resolve();
+            }),
+        },
+      ],
+    });
+    const host = await serveHost(cleanup, [waiting, main]);
+    const before = fastPathServed.count;
+    const req = call("", "wait", {});
+    const outgoing = httpRequest(host.url, { method: "POST", headers: req.headers, agent: false });
+    const gone = deferred();
+    outgoing.on("error", () => gone.resolve());
+    outgoing.on("close", () => gone.resolve());
+    outgoing.end(req.body);
+    await started.promise;
+    assert.equal(fastPathServed.count, before + 1, "the call went through the fast path");
+    outgoing.destroy();
+    await gone.promise;
+    assert.match(await aborted.promise, /closed/i);
+    const next = await ask(host, TAKEN[0]!);
+    assert.equal(next.status, 200);
   });
 });
