@@ -62,7 +62,7 @@ function keysWithin(object: Record<string, unknown>, allowed: ReadonlySet<string
 /**
  * The route of a request the fast path can answer exactly as the SDK entry would, or undefined (the SDK entry
  * serves it). What it checks is what `createMcpHandler` checks before dispatch, kept to the plain case: a JSON
- * POST; one JSON-RPC request with an id; the SDK's `classifyInboundRequest` says modern, revision 2026-07-28
+ * POST whose Host and target make a URL (the node adapter's 500 otherwise); one JSON-RPC request with an id; the SDK's `classifyInboundRequest` says modern, revision 2026-07-28
  * (so the envelope is valid and the version and method headers agree with the body); the standard headers are
  * all there and plain — `MCP-Protocol-Version` equal to the envelope's revision, `Mcp-Method` to the method and,
  * for `tools/call`, `Mcp-Name` to `params.name` (not the base64 sentinel). No method taken has a required client
@@ -76,6 +76,8 @@ export function fastRouteOf(req: IncomingMessage, body: unknown): FastRoute | un
   if (allowedParams === undefined || body.jsonrpc !== "2.0") return undefined;
   if (typeof body.id !== "string" && typeof body.id !== "number") return undefined;
   if (!isJsonContentType(single(req, "content-type"))) return undefined;
+  // The SDK's node adapter makes a URL of Host and the target, and answers 500 when it cannot: so must we.
+  if (!URL.canParse(`http://${single(req, "host") ?? "localhost"}${req.url ?? "/"}`)) return undefined;
   const params = body.params;
   if (!isPlainObject(params) || !keysWithin(params, allowedParams)) return undefined;
   const meta = params._meta;

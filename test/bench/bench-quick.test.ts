@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { RunResults } from "../../bench/lib/results.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const PEERS = ["mcp-host", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
+const PEERS = ["mcp-host", "mcp-host (fast path off)", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
 const CONCURRENCIES = [1, 16];
 
 let child: ChildProcess | undefined;
