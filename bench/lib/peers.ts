@@ -14,6 +14,7 @@ export const PEER_LABELS: Record<PeerId, string> = {
   "mcp-use": "mcp-use",
   fastmcp: "fastmcp",
   floor: "floor (node:http)",
+  "mcp-host-sdk-entry": "mcp-host (fast path off)",
 };
 
 const PACKAGES = [

@@ -30,6 +30,7 @@ export const echoScenario: Scenario = {
     const levels = concurrencies(context, [1, 16, 64]);
     const plans = [
       plan("mcp-host", "modern"),
+      plan("mcp-host-sdk-entry", "modern"),
       plan("sdk-v2", "modern"),
       plan("mcp-use", "modern"),
       plan("sdk-v1", "session"),

@@ -2,7 +2,7 @@
  * What a peer server is, to the process that runs it: an id, how many extra tools it serves, and a function
  * that starts it on 127.0.0.1 and says where its MCP endpoint is.
  */
-export const PEER_IDS = ["mcp-host", "sdk-v2", "sdk-v2-sessions", "sdk-v1", "mcp-use", "fastmcp", "floor"] as const;
+export const PEER_IDS = ["mcp-host", "sdk-v2", "sdk-v2-sessions", "sdk-v1", "mcp-use", "fastmcp", "floor", "mcp-host-sdk-entry"] as const;
 export type PeerId = (typeof PEER_IDS)[number];
 
 export interface PeerConfig {

@@ -22,6 +22,7 @@ const STARTERS: Record<PeerId, () => Promise<PeerStarter>> = {
   "mcp-use": async () => (await import("./peers/mcp-use.js")).startMcpUse,
   fastmcp: async () => (await import("./peers/fastmcp.js")).startFastMcp,
   floor: async () => (await import("./peers/floor.js")).startFloor,
+  "mcp-host-sdk-entry": async () => (await import("./peers/mcp-host.js")).startMcpHostSdkEntry,
 };
 
 function fullGc(): void {

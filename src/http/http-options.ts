@@ -73,6 +73,12 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   metrics?: { path?: string; port?: number; scopes?: string[] };
   /** The operator page: on by default at `/`; `{ path }` moves it, `false` turns it off. */
   ui?: boolean | { path?: string };
+  /**
+   * Answer plain 2026-07-28 `tools/call` and list requests on the fast path (default true; DESIGN.md §8). It
+   * answers what the SDK entry would, byte for byte; `false` sends everything through the SDK entry — for the
+   * parity tests and the bench's side-by-side, not for deployments.
+   */
+  modernFastPath?: boolean;
   /** The upstream servers the operator page lists (the gateway's `status()`); default: those the host reports down. */
   upstreams?: () => readonly { server: string; state: string; tools?: number; code?: string; message?: string }[];
 }

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler, type McpHttpHandler, type McpRequestContext } from "@modelcontextprotocol/server";
+import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../logger.js";
 import { createSdkServer } from "../host/protocol/sdk-server.js";
 import type { HostServing } from "../host/serving-port.js";
@@ -16,6 +16,7 @@ import type { LegacyMode } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
 import { modernErrorLog } from "./modern-error-log.js";
+import { FAST_PATH_REVISION, fastRouteOf, serveFast } from "./modern-fast-path.js";
 import { requestScope, scopeOf, type RequestScope } from "./request-scope.js";
 import type { Admission, SelectionGuard } from "./selection-guard.js";
 
@@ -27,6 +28,8 @@ export interface EndpointContext {
   logger: Logger;
   maxBodyBytes: number;
   guard: SelectionGuard;
+  /** Answer plain 2026-07-28 calls and lists on the fast path (default true; tests and the bench turn it off). */
+  fastPath: boolean;
 }
 
 /** The scope the edge attached, with what the guard learned (the guard's word wins: it runs last). */
@@ -46,6 +49,8 @@ export class SelectionEndpoint {
   readonly modern: McpHttpHandler;
   private readonly modernNode: ReturnType<typeof toNodeHandler>;
   private inFlight = 0;
+  /** The fast path's servers with an exchange in flight. */
+  private readonly fastLive = new Set<Server>();
 
   constructor(
     readonly key: string,
@@ -86,20 +91,38 @@ export class SelectionEndpoint {
       );
       return;
     }
-    await requestScope.run(scope, () => this.modernNode(req as never, res as never, bodyOf(req)));
+    const body = bodyOf(req);
+    const route = this.context.fastPath ? fastRouteOf(req, body) : undefined;
+    if (route !== undefined) {
+      const server = this.serverFor(scope, "modern", (req as { auth?: AuthInfo }).auth, FAST_PATH_REVISION);
+      await requestScope.run(scope, () => serveFast({ route, server, req, res, logger: this.context.logger, selection: this.key, live: this.fastLive }));
+      return;
+    }
+    await requestScope.run(scope, () => this.modernNode(req as never, res as never, body));
   }
 
-  close(): Promise<void> {
-    return this.modern.close();
+  async close(): Promise<void> {
+    const closing = [...this.fastLive].map((server) => server.close().catch(() => {}));
+    this.fastLive.clear();
+    await Promise.all([this.modern.close(), ...closing]);
   }
 
   private async modernServer(ctx: McpRequestContext) {
     const scope: RequestScope = requestScope.getStore() ?? { compiled: await this.context.serving.compiled(this.toolsets), unknown: [] };
-    const authInfo = ctx.authInfo ?? scope.authInfo;
-    return createSdkServer(scope.compiled.protocol, {
-      era: ctx.era,
-      selection: { active: scope.compiled.toolsets, unknown: scope.unknown, ...(scope.permitted === undefined ? {} : { permitted: scope.permitted }) },
-      ...(authInfo ? { authInfo } : {}),
-    });
+    return this.serverFor(scope, ctx.era, ctx.authInfo);
+  }
+
+  /** The per-request server both modern paths use: the selection's build, what the caller may reach, its auth. */
+  private serverFor(scope: RequestScope, era: "modern" | "legacy", requestAuth: AuthInfo | undefined, modernRevision?: string): Server {
+    const authInfo = requestAuth ?? scope.authInfo;
+    return createSdkServer(
+      scope.compiled.protocol,
+      {
+        era,
+        selection: { active: scope.compiled.toolsets, unknown: scope.unknown, ...(scope.permitted === undefined ? {} : { permitted: scope.permitted }) },
+        ...(authInfo ? { authInfo } : {}),
+      },
+      modernRevision === undefined ? {} : { modernRevision },
+    );
   }
 }

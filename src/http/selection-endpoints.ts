@@ -41,6 +41,7 @@ export class SelectionEndpoints implements ServingPort {
       serving: this.serving,
       logger,
       maxBodyBytes,
+      fastPath: options.modernFastPath !== false,
       guard: new SelectionGuard({
         checkOrigin: options.dnsRebindingProtection !== false,
         ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),

@@ -12,7 +12,7 @@ import type { RunResults } from "../../bench/lib/results.js";
 import { runBench } from "../helpers/bench-run.js";
 import { Cleanup } from "../helpers/cleanup.js";
 
-const PEERS = ["mcp-host", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
+const PEERS = ["mcp-host", "mcp-host (fast path off)", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
 const CONCURRENCIES = [1, 16];
 
 const cleanup = new Cleanup();

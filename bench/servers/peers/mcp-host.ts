@@ -1,13 +1,14 @@
 /**
  * mcp-host as a deployment runs it: `buildHost` over one bench extension (zod tools through `defineTool`) and
  * `listenHost` on 127.0.0.1 — express, the DNS-rebinding check, selection, the build cache, both eras (modern
- * requests and 2025-era sessions on the same endpoint).
+ * requests and 2025-era sessions on the same endpoint). `mcp-host-sdk-entry` is the same host with the modern fast
+ * path off (every request through the SDK's `createMcpHandler`), for the side-by-side in scenario 1.
  */
 import { buildHost, defineExtension, defineTool, listenHost, silentLogger, type ToolSpec } from "../mcp-host-api.js";
-import type { PeerStarter } from "../peer.js";
+import type { PeerConfig, PeerStarter } from "../peer.js";
 import { ECHO_DESCRIPTION, ECHO_NAME, echoInput, echoResult, extraResult, extraTools } from "../tools.js";
 
-export const startMcpHost: PeerStarter = async (config) => {
+async function start(config: PeerConfig, modernFastPath: boolean) {
   const echo = defineTool({ name: ECHO_NAME, description: ECHO_DESCRIPTION, inputSchema: echoInput, handler: ({ text }) => echoResult(text) });
   const extras: ToolSpec<any>[] = extraTools(config.extraTools).map((tool) => ({ ...tool, handler: () => extraResult() }));
   const extension = defineExtension({ name: "bench", tools: [echo, ...extras] });
@@ -16,7 +17,13 @@ export const startMcpHost: PeerStarter = async (config) => {
   const served = await listenHost(host, {
     host: "127.0.0.1",
     port: 0,
+    modernFastPath,
     ...(config.sessionIdleTtlMs === undefined ? {} : { sessionIdleTtlMs: config.sessionIdleTtlMs }),
   });
   return { url: served.url.href, close: () => served.close() };
-};
+}
+
+export const startMcpHost: PeerStarter = (config) => start(config, true);
+
+/** The same host with the modern fast path off: every request through the SDK entry, as before the fast path. */
+export const startMcpHostSdkEntry: PeerStarter = (config) => start(config, false);

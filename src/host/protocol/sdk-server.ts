@@ -8,6 +8,7 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
   Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CompleteResult,
   type GetPromptResult,
   type InputRequiredResult,
@@ -196,11 +197,21 @@ function lazyCore(source: () => ProtocolCore): ProtocolCore {
   };
 }
 
+/** How a server is made beyond what it serves. */
+export interface SdkServerOptions {
+  /**
+   * A modern revision the server is bound to by its transport (the fast path's `PerRequestHTTPServerTransport`):
+   * listed after the SDK's own versions, as the SDK entry's `installModernOnlyHandlers` leaves the list, which also
+   * registers `server/discover` as that does. The SDK entry binds its servers itself and passes nothing.
+   */
+  modernRevision?: string;
+}
+
 /**
  * @example
  * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
  */
-export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore), info: ServeRequestInfo): Server {
+export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore), info: ServeRequestInfo, options: SdkServerOptions = {}): Server {
   // A legacy session reads its core through a function, so a list change can rebind it to the new build.
   const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
   const core = lazyCore(source);
@@ -208,6 +219,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     { name: core.name, version: core.version },
     {
       capabilities: SERVER_CAPABILITIES,
+      ...(options.modernRevision === undefined ? {} : { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, options.modernRevision] }),
       requestState: { verify: (state, ctx) => core.requestState.verify(state, ctx) },
       ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
     },
