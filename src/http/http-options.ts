@@ -74,7 +74,7 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   /** The operator page: on by default at `/`; `{ path }` moves it, `false` turns it off. */
   ui?: boolean | { path?: string };
   /**
-   * Answer plain 2026-07-28 `tools/call` and list requests on the fast path (default true; DESIGN.md §8). It
+   * Answer plain 2026-07-28 `tools/call` and list requests on the fast path (default true; docs/design.md §8). It
    * answers what the SDK entry would, byte for byte; `false` sends everything through the SDK entry — for the
    * parity tests and the bench's side-by-side, not for deployments.
    */

@@ -1,5 +1,5 @@
 /**
- * The modern fast path (DESIGN.md §8, §15): a plain 2026-07-28 `tools/call` or list request, already parsed by the
+ * The modern fast path (docs/design.md §8, §15): a plain 2026-07-28 `tools/call` or list request, already parsed by the
  * edge, is handed straight to a per-request SDK `Server` over the SDK's own single-exchange transport
  * (`PerRequestHTTPServerTransport`), skipping what only costs: the node → web `Request` copy, the SDK entry's
  * second look at the body, and the web `Response` → node copy through a stream. The server, its handlers, the

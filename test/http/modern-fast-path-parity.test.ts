@@ -1,4 +1,4 @@
-// The modern fast path answers exactly what the SDK entry answers (DESIGN.md §8, §15): the same host served
+// The modern fast path answers exactly what the SDK entry answers (docs/design.md §8, §15): the same host served
 // twice, fast path on and off, real HTTP, the same raw requests with exact headers — status, content type and
 // body must be equal for every request, and the fast path must have served the plain ones and none of the rest.
 import { after, afterEach, before, describe, it } from "node:test";
