@@ -34,6 +34,23 @@ function failureOf(tool: CompiledTool, error: unknown): { code: McpHostErrorCode
   return { code: failure.code, message: failure.message };
 }
 
+/** Each extension's handler logger, made once per host logger (a child logger is immutable, so one serves every call). */
+const handlerLoggers = new WeakMap<Logger, Map<string, Logger>>();
+
+function handlerLoggerOf(logger: Logger, extension: string): Logger {
+  let children = handlerLoggers.get(logger);
+  if (children === undefined) {
+    children = new Map();
+    handlerLoggers.set(logger, children);
+  }
+  let child = children.get(extension);
+  if (child === undefined) {
+    child = logger.child(extension, { extension });
+    children.set(extension, child);
+  }
+  return child;
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -117,7 +134,7 @@ async function runTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
-  const handlerLogger = deps.logger.child(tool.extension, { extension: tool.extension });
+  const handlerLogger = handlerLoggerOf(deps.logger, tool.extension);
   const about = { extension: tool.extension, tool: tool.name };
   let outcome: RaceOutcome<unknown>;
   const leave = tool.isolated ? undefined : deps.activity?.enter({ tool: tool.name, extension: tool.extension });
