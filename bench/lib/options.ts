@@ -5,10 +5,12 @@
  *
  *   npm run bench -- [--quick] [--scenario echo[,sessions]] [--concurrency 16] [--peers mcp-host,sdk-v2]
  *                    [--rounds N] [--seconds S] [--out DIR] [--cpu-prof [--profile-peers mcp-host,sdk-v2]]
+ *                    [--ops call]
  */
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PEER_IDS } from "../servers/peer.js";
+import type { Op } from "./loadgen-protocol.js";
 import type { Timing } from "./measure.js";
 import { SCENARIO_NAMES, type ScenarioName } from "./results.js";
 
@@ -21,12 +23,16 @@ export interface Options {
   concurrency?: number[];
   /** Only these peers (mcp-host is always needed for the ratios, but may be left out too). */
   peers?: string[];
+  /** Only these operations (call, list, churn), so a profile holds one kind of request. */
+  ops?: string[];
   timing: Timing;
   /** Profile server processes (V8 --cpu-prof) and print the top self-time items. */
   cpuProf: boolean;
   /** Which peers' processes --cpu-prof profiles (default: mcp-host). */
   profilePeers: string[];
 }
+
+const OPS: readonly string[] = ["call", "list", "churn"] satisfies Op[];
 
 export const FULL_TIMING: Timing = { measureMs: 2000, warmupMs: 500, firstWarmupMs: 3000, rounds: 4 };
 export const QUICK_TIMING: Timing = { measureMs: 750, warmupMs: 250, firstWarmupMs: 500, rounds: 2 };
@@ -58,6 +64,7 @@ export function parseOptions(argv: readonly string[]): Options {
       scenario: { type: "string", multiple: true },
       concurrency: { type: "string" },
       peers: { type: "string" },
+      ops: { type: "string" },
       rounds: { type: "string" },
       seconds: { type: "string" },
       out: { type: "string" },
@@ -70,6 +77,10 @@ export function parseOptions(argv: readonly string[]): Options {
     if (!(SCENARIO_NAMES as readonly string[]).includes(name)) throw new Error(`unknown scenario "${name}"; the scenarios are ${SCENARIO_NAMES.join(", ")}`);
   }
   const peers = list(values.peers);
+  const ops = list(values.ops);
+  for (const op of ops ?? []) {
+    if (!OPS.includes(op)) throw new Error(`unknown operation "${op}"; the operations are ${OPS.join(", ")}`);
+  }
   const profilePeers = list(values["profile-peers"]) ?? ["mcp-host"];
   for (const name of [...(peers ?? []), ...profilePeers]) {
     if (!(PEER_IDS as readonly string[]).includes(name)) throw new Error(`unknown peer "${name}"; the peers are ${PEER_IDS.join(", ")}`);
@@ -89,6 +100,7 @@ export function parseOptions(argv: readonly string[]): Options {
     out: values.out ?? DEFAULT_OUT,
     ...(concurrency ? { concurrency } : {}),
     ...(peers ? { peers } : {}),
+    ...(ops ? { ops } : {}),
     timing: { ...base, ...(seconds ? { measureMs: seconds * 1000 } : {}), ...(rounds ? { rounds: Math.round(rounds) } : {}) },
     cpuProf: values["cpu-prof"] ?? false,
     profilePeers,

@@ -77,11 +77,13 @@ export const sessionsScenario: Scenario = {
     outcome.rows = rows;
     outcome.errors = rowErrors(rows);
 
+    // A run narrowed to some operations (--ops, for a profile) measures only those.
+    const withMemory = context.options.ops === undefined;
     const sessions = context.options.quick ? 200 : 1000;
     const cycles = context.options.quick ? 2 : 3;
     const memory: Array<[string, IdleMemory]> = [];
-    context.log(` memory of ${sessions} idle sessions`);
-    for (const peer of SESSIONFUL.filter((p) => admitted(p, context.options.peers))) {
+    if (withMemory) context.log(` memory of ${sessions} idle sessions`);
+    for (const peer of SESSIONFUL.filter((p) => withMemory && admitted(p, context.options.peers))) {
       try {
         memory.push([PEER_LABELS[peer], await idleMemory(context.loadgen, { peer, extraTools: 0 }, { sessions, cycles, log: context.log })]);
       } catch (error) {
@@ -89,7 +91,7 @@ export const sessionsScenario: Scenario = {
       }
     }
     let expiry: IdleMemory | undefined;
-    if (admitted("mcp-host", context.options.peers)) {
+    if (withMemory && admitted("mcp-host", context.options.peers)) {
       try {
         expiry = await idleMemory(
           context.loadgen,

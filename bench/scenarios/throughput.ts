@@ -75,7 +75,8 @@ export async function runThroughput(context: ScenarioContext, plans: readonly Pl
     for (const [i, plan] of admittedPlans.entries()) labels.set(peers[i]!.pid, plan.subjects[0]?.label ?? plan.config.peer);
     for (const group of groups) {
       for (const concurrency of group.concurrencies) {
-        const inGroup = subjects.filter((s) => group.ops.includes(s.op));
+        const only = context.options.ops;
+        const inGroup = subjects.filter((s) => group.ops.includes(s.op) && (only === undefined || only.includes(s.op)));
         if (inGroup.length === 0) continue;
         context.log(` ${group.ops.join("+")} at concurrency ${concurrency}`);
         rows.push(...(await measureAt({ loadgen: context.loadgen, timing: context.options.timing, warmed, log: context.log }, inGroup, concurrency)));

@@ -4,7 +4,7 @@
  * limits, malformed JSON — then resolves the selection, builds (from the cache) what the caller may reach and
  * hands the request to what the serverFactory made for that selection. A client's mistake never gets a 500.
  */
-import express, { type Request } from "express";
+import express, { type Request, type RequestHandler } from "express";
 import type { McpHost } from "../host/host.js";
 import { mcpCors } from "./cors.js";
 import { finalErrorHandler } from "./final-error-handler.js";
@@ -14,6 +14,7 @@ import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { mcpRoute } from "./mcp-route.js";
+import { requestChain } from "./request-chain.js";
 import { requestTarget } from "./request-target.js";
 import { observeEdge } from "./observe/mount.js";
 import { SelectionEndpoints } from "./selection-endpoints.js";
@@ -58,26 +59,29 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const checked = options.dnsRebindingProtection !== false;
   const app = express();
   app.disable("x-powered-by");
-  app.use(requestTarget());
+  // The edge's checks run on every request, in this order; they are one router layer (src/http/request-chain.ts).
+  const edge: RequestHandler[] = [requestTarget()];
   const observation = observeEdge(app, host, options);
-  if (checked) app.use(hostCheck(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}));
+  if (observation.middleware !== undefined) edge.push(observation.middleware);
+  if (checked) edge.push(hostCheck(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}));
   // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
-  if (auth?.metadata !== undefined) app.use(auth.metadata);
-  if (options.cors) app.use(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
+  if (auth?.metadata !== undefined) edge.push(auth.metadata);
+  if (options.cors) edge.push(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
   if (checked) {
     // A custom serverFactory may bring its own CORS: the MCP path's Origin is then checked after it, by the selection.
     const factoryCors = host.options.serverFactory !== undefined;
     const mcpPath = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/+$/, "")}/?$`, "i");
-    app.use(
+    edge.push(
       originCheck({ ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), defer: (req) => factoryCors && mcpPath.test(req.path) }),
     );
   }
   // The preflight of an allowed origin, answered once the Origin check has passed (CORS set its headers above).
-  if (options.cors) app.use((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
+  if (options.cors) edge.push((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
+  app.use(requestChain(edge));
 
   app.get("/healthz", healthRoute(host, auth));
   app.get("/toolsets", ...toolsetsRoute(host, options, auth));
-  app.all(path, ...mcpRoute(host, options, auth));
+  app.all(path, requestChain(mcpRoute(host, options, auth)));
   observation.routes(auth, endpoints);
 
   app.use((req, res) => {

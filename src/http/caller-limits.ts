@@ -10,7 +10,7 @@ import type { RequestHandler } from "express";
 import { systemClock, type Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import { callerOf } from "./auth/bearer-auth.js";
-import { isLongLived } from "./connection-tracker.js";
+import { isLongLived, onResponseClose } from "./connection-tracker.js";
 import { HTTP_DEFAULTS } from "./http-defaults.js";
 import type { CallerLimitOptions } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
@@ -88,7 +88,7 @@ export class CallerLimits {
         return;
       }
       this.inFlight.set(key, running + 1);
-      res.once("close", () => {
+      onResponseClose(res, () => {
         const left = (this.inFlight.get(key) ?? 1) - 1;
         if (left <= 0) this.inFlight.delete(key);
         else this.inFlight.set(key, left);

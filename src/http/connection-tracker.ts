@@ -11,6 +11,39 @@ import type { Socket } from "node:net";
 
 const LONG_LIVED = Symbol.for("mcp-host.longLivedRequest");
 
+const ON_CLOSE = Symbol.for("mcp-host.onResponseClose");
+
+type ClosingResponse = ServerResponse & { [ON_CLOSE]?: Array<() => void> };
+
+/**
+ * Runs `callback` once the response closes. Every part of the edge that counts a request in flight (the drain, the
+ * caller's limits, the operator page's counters) shares one `close` listener per response instead of adding its own.
+ * @example
+ * onResponseClose(res, () => inFlight.delete(req));
+ */
+export function onResponseClose(res: ServerResponse, callback: () => void): void {
+  const closing = res as ClosingResponse;
+  const callbacks = closing[ON_CLOSE];
+  if (callbacks !== undefined) {
+    callbacks.push(callback);
+    return;
+  }
+  const list = [callback];
+  closing[ON_CLOSE] = list;
+  res.once("close", () => {
+    // A callback that throws must not keep the others from running (each one's failure surfaces on its own).
+    for (const run of list) {
+      try {
+        run();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  });
+}
+
 /** Marks a request as a stream that only ends when the server ends it (done by the app once the body is read). */
 export function markLongLived(req: IncomingMessage): void {
   (req as { [LONG_LIVED]?: boolean })[LONG_LIVED] = true;
@@ -96,7 +129,7 @@ export function trackConnections(http: HttpServer): ConnectionTracker {
     requests.set(req, res);
     wakeIdle();
     if (state !== "serving") closeAfter(res);
-    res.once("close", () => {
+    onResponseClose(res, () => {
       requests.delete(req);
       const left = (perSocket.get(socket) ?? 1) - 1;
       perSocket.set(socket, left);

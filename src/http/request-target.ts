@@ -21,6 +21,20 @@ function hostProblem(host: string): string | undefined {
   return undefined;
 }
 
+/** Host headers already found sane: a client sends the same one on every request, so it is checked once. */
+const SANE_HOSTS = new Set<string>();
+const MAX_SANE_HOSTS = 256;
+
+function hostProblemOnce(host: string): string | undefined {
+  if (SANE_HOSTS.has(host)) return undefined;
+  const why = hostProblem(host);
+  if (why === undefined) {
+    if (SANE_HOSTS.size >= MAX_SANE_HOSTS) SANE_HOSTS.clear();
+    SANE_HOSTS.add(host);
+  }
+  return why;
+}
+
 /**
  * Rewrites an absolute-form target to its origin form (taking its authority as the Host), and refuses a
  * malformed Host header with 400.
@@ -47,7 +61,7 @@ export function requestTarget() {
       req.headers.host = url.host;
     }
     const host = req.headers.host;
-    const why = host === undefined ? undefined : hostProblem(host);
+    const why = host === undefined ? undefined : hostProblemOnce(host);
     if (why !== undefined) {
       sendJsonRpcError(res, 400, -32600, `Bad Request: the Host header ${why}.`);
       return;

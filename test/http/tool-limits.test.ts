@@ -35,6 +35,26 @@ describe("tool limits", { timeout: 30_000 }, () => {
     assert.deepEqual([gate.maxConcurrent, gate.queueMs, gate.maxResultBytes], [64, 1_000, 8 * 1024 * 1024]);
   });
 
+  it("takes a free turn at once with tryEnter, gives none when every turn is taken, and hands a released turn to a waiter first", async () => {
+    const gate = new ToolCallGate({ maxConcurrent: 2, queueMs: 60_000 });
+    const first = gate.tryEnter("ext", "t");
+    const second = gate.tryEnter("ext", "t");
+    assert.equal(typeof first, "function");
+    assert.equal(typeof second, "function");
+    assert.equal(gate.tryEnter("ext", "t"), undefined);
+    assert.equal(gate.running("ext", "t"), 2);
+    const waiting = gate.enter("ext", "t");
+    first!();
+    first!(); // a second release of the same turn gives nothing back
+    const third = await waiting;
+    assert.equal(gate.running("ext", "t"), 2);
+    assert.equal(gate.tryEnter("ext", "t"), undefined);
+    second!();
+    third();
+    assert.equal(gate.running("ext", "t"), 0);
+    assert.equal(typeof gate.tryEnter("ext", "t"), "function");
+  });
+
   for (const era of ["legacy", "modern"] as const) {
     it(`runs at most maxConcurrent calls of a tool, queues as many, refuses the rest (${era})`, async () => {
       const gated = gatedExtension();

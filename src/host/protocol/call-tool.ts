@@ -34,6 +34,23 @@ function failureOf(tool: CompiledTool, error: unknown): { code: McpHostErrorCode
   return { code: failure.code, message: failure.message };
 }
 
+/** Each extension's handler logger, made once per host logger (a child logger is immutable, so one serves every call). */
+const handlerLoggers = new WeakMap<Logger, Map<string, Logger>>();
+
+function handlerLoggerOf(logger: Logger, extension: string): Logger {
+  let children = handlerLoggers.get(logger);
+  if (children === undefined) {
+    children = new Map();
+    handlerLoggers.set(logger, children);
+  }
+  let child = children.get(extension);
+  if (child === undefined) {
+    child = logger.child(extension, { extension });
+    children.set(extension, child);
+  }
+  return child;
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -52,7 +69,7 @@ function unknownTool(name: string, tables: BuildTables): ProtocolError {
 /** Runs the handler with a signal that the caller's cancellation and the tool's own budget both abort. */
 async function runWithTimeout(
   tool: CompiledTool,
-  run: (signal: AbortSignal) => Promise<unknown>,
+  run: (signal: AbortSignal) => unknown,
   parent: AbortSignal,
   timeoutMs: number,
 ): Promise<RaceOutcome<unknown>> {
@@ -60,10 +77,21 @@ async function runWithTimeout(
   const onAbort = () => controller.abort(parent.reason);
   parent.addEventListener("abort", onAbort, { once: true });
   try {
-    return await raceTimeout(run(controller.signal), timeoutMs, () => controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`)));
+    const started = run(controller.signal);
+    // A handler that answered synchronously is done before any timer could fire: there is nothing to race.
+    if (!isThenable(started)) return { timedOut: false, value: started };
+    return await raceTimeout(Promise.resolve(started), timeoutMs, () => controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`)));
   } finally {
     parent.removeEventListener("abort", onAbort);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
+}
+
+function hasOutputToCheck(tool: CompiledTool, result: CallToolResult): boolean {
+  return tool.output !== undefined && tool.validateOutput === true && !result.isError;
 }
 
 async function checkOutput(tool: CompiledTool, result: CallToolResult): Promise<CallToolResult> {
@@ -89,13 +117,15 @@ export async function callTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const tool = deps.tables.toolByName.get(params.name);
   if (!tool) throw unknownTool(params.name, deps.tables);
-  const validated = await tool.input.validate(params.arguments ?? {});
+  const validating = tool.input.validate(params.arguments ?? {});
+  const validated = isThenable(validating) ? await validating : validating;
   if (!validated.ok) return markToolOutcome(errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`), "refused");
   const about = { extension: tool.extension, tool: tool.name };
   // At most so many calls of one tool run at once; a call beyond waits briefly for a turn, then is refused.
   let release: (() => void) | undefined;
   try {
-    release = await deps.gate?.enter(tool.extension, tool.name);
+    // A free turn is taken at once; only a call that must wait for one waits on a promise.
+    release = deps.gate === undefined ? undefined : (deps.gate.tryEnter(tool.extension, tool.name) ?? (await deps.gate.enter(tool.extension, tool.name)));
   } catch (error) {
     deps.logger.warn(`[extension ${tool.extension}] ${messageOf(error)}`, { code: "TOOL_CONCURRENCY_LIMIT", ...about });
     return markToolOutcome(errorResult(messageOf(error)), "refused");
@@ -117,14 +147,14 @@ async function runTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
-  const handlerLogger = deps.logger.child(tool.extension, { extension: tool.extension });
+  const handlerLogger = handlerLoggerOf(deps.logger, tool.extension);
   const about = { extension: tool.extension, tool: tool.name };
   let outcome: RaceOutcome<unknown>;
   const leave = tool.isolated ? undefined : deps.activity?.enter({ tool: tool.name, extension: tool.extension });
   try {
     outcome = await runWithTimeout(
       tool,
-      async (signal) => {
+      (signal) => {
         const base = requestContext({ sdk, server, info, extension: tool.extension, toolset: tool.toolset, signal, logger: handlerLogger });
         return tool.handler(args, toolContext(base, tool.rawName, sdk));
       },
@@ -155,7 +185,7 @@ async function runTool(
     });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
-  const checked = await checkOutput(tool, value as CallToolResult);
+  const checked = hasOutputToCheck(tool, value as CallToolResult) ? await checkOutput(tool, value as CallToolResult) : (value as CallToolResult);
   const unsendable = deps.gate === undefined ? undefined : resultProblem(checked, deps.gate.maxResultBytes);
   if (unsendable !== undefined) {
     const code = unsendable.startsWith("is ") ? "TOOL_RESULT_TOO_LARGE" : "TOOL_HANDLER_FAILED";

@@ -54,31 +54,33 @@ export function requestContext(parts: {
   const { sdk, server, info } = parts;
   // The request's own (a legacy session's later requests carry their own, fresher token) before the session's.
   const seen = sdk.http?.authInfo ?? info.authInfo;
-  const auth = seen === undefined ? undefined : withoutToken(seen);
   const capabilities = clientCapabilitiesOf(sdk, server, info);
-  return {
+  // Built field by field (each optional one only when present), in the order handlers have always seen: one object,
+  // no temporaries to spread, on every call.
+  const context: { -readonly [K in keyof RequestContext]: RequestContext[K] } = {
     extension: parts.extension,
     toolset: parts.toolset,
     signal: parts.signal,
-    ...(auth === undefined ? {} : { auth }),
-    selection: info.selection,
-    era: info.era,
-    transport: info.transport ?? "http",
-    ...(info.sessionId === undefined ? {} : { sessionId: info.sessionId }),
-    ...(capabilities === undefined ? {} : { clientCapabilities: capabilities }),
-    logger: parts.logger,
-    log: async (level: LoggingLevel, data: unknown) => {
-      try {
-        await sdk.mcpReq.log(level, data, parts.extension);
-      } catch {
-        // The client went away or does not take log messages on this request; the handler goes on.
-      }
-    },
-    ...(sdk.mcpReq.inputResponses === undefined ? {} : { inputResponses: sdk.mcpReq.inputResponses }),
-    requestState: <T>() => sdk.mcpReq.requestState() as T | undefined,
-    ...(sdk.mcpReq._meta === undefined ? {} : { meta: sdk.mcpReq._meta as Record<string, unknown> }),
-    mcp: sdk,
+  } as RequestContext;
+  if (seen !== undefined) context.auth = withoutToken(seen);
+  context.selection = info.selection;
+  context.era = info.era;
+  context.transport = info.transport ?? "http";
+  if (info.sessionId !== undefined) context.sessionId = info.sessionId;
+  if (capabilities !== undefined) context.clientCapabilities = capabilities;
+  context.logger = parts.logger;
+  context.log = async (level: LoggingLevel, data: unknown) => {
+    try {
+      await sdk.mcpReq.log(level, data, parts.extension);
+    } catch {
+      // The client went away or does not take log messages on this request; the handler goes on.
+    }
   };
+  if (sdk.mcpReq.inputResponses !== undefined) context.inputResponses = sdk.mcpReq.inputResponses;
+  context.requestState = <T>() => sdk.mcpReq.requestState() as T | undefined;
+  if (sdk.mcpReq._meta !== undefined) context.meta = sdk.mcpReq._meta as Record<string, unknown>;
+  context.mcp = sdk;
+  return context;
 }
 
 /** A request context plus the tool's name and progress reporting. */

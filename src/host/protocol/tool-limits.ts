@@ -51,6 +51,26 @@ export class ToolCallGate {
   }
 
   /**
+   * Takes a turn of `tool` (of `extension`) if one is free now: the function that gives it back, else undefined
+   * (then `enter` waits for one). A call that finds its turn at once needs no promise.
+   * @example
+   * const release = gate.tryEnter("time", "now") ?? (await gate.enter("time", "now"));
+   */
+  tryEnter(extension: string, tool: string): (() => void) | undefined {
+    const key = `${extension}\u0000${tool}`;
+    const lane = this.lanes.get(key);
+    if (this.maxConcurrent < 1) return undefined;
+    if (lane === undefined) {
+      const fresh: Lane = { running: 1, waiting: [] };
+      this.lanes.set(key, fresh);
+      return this.releaser(key, fresh);
+    }
+    if (lane.running >= this.maxConcurrent) return undefined;
+    lane.running += 1;
+    return this.releaser(key, lane);
+  }
+
+  /**
    * Waits for a turn of `tool` (of `extension`); resolves with the function that gives it back. Rejects with
    * `TOOL_CONCURRENCY_LIMIT` when no turn came within `queueMs`, or as many calls as run already wait.
    */

@@ -11,6 +11,7 @@ import type { RequestHandler } from "express";
 import type { Observability } from "../../observe/observability.js";
 import { withLogFields } from "../../observe/log-context.js";
 import { ambientOfHeaders } from "../../observe/tracing.js";
+import { onResponseClose } from "../connection-tracker.js";
 import { mcpFactsOf, requestIdOf } from "./http-request-facts.js";
 
 /** The paths the edge tells apart (for the `route` label). */
@@ -122,7 +123,7 @@ function countingOnly(observability: Observability, routeOf: (path: string) => s
   return (req, res, next) => {
     const started = performance.now();
     inFlight.add(req);
-    res.once("close", () => {
+    onResponseClose(res, () => {
       inFlight.delete(req);
       const stream = req.method === "GET" && routeOf(req.path) === "mcp";
       observability.rates.record({ status: res.headersSent ? res.statusCode : 499, durationMs: performance.now() - started, stream });

@@ -1,10 +1,12 @@
 /**
- * Where the app takes its observation (docs/design.md §18), so `createHostApp` changes by two lines: `observeEdge` mounts
- * the edge's observer first (request ids, the access line, HTTP metrics, the page's counters), and `observeRoutes`
- * adds `/metrics` and the operator page before the not-found answer. What is not asked for costs nothing per request:
+ * Where the app takes its observation (docs/design.md §18), so `createHostApp` changes by two lines: `observeEdge` gives
+ * the edge's observer (request ids, the access line, HTTP metrics, the page's counters), which the app runs right
+ * after the request target is made sane, and `routes` adds `/metrics` and the operator page before the not-found
+ * answer. What is not asked for costs nothing per request:
  * with neither `observability` nor the page, nothing is mounted.
  */
 import type express from "express";
+import type { RequestHandler } from "express";
 import { McpHostError } from "../../errors.js";
 import type { McpHost } from "../../host/host.js";
 import { silentLogger } from "../../logger.js";
@@ -19,6 +21,8 @@ import { uiRoutes } from "./ui-routes.js";
 /** What `observeEdge` set up, for `observeRoutes`. */
 export interface EdgeObservation {
   observability: Observability | undefined;
+  /** The edge's observer, for the app to run first on every request (absent: nothing observes). */
+  middleware: RequestHandler | undefined;
   openStreams(): number;
   /** Mounts `/metrics` (on this port) and the operator page. */
   routes(auth: HostAuth | undefined, endpoints: SelectionEndpoints): void;
@@ -70,10 +74,10 @@ export function observeEdge(app: express.Express, host: McpHost, options: HostAp
     observability === undefined
       ? undefined
       : accessObserver(observability, { mcpPath, metricsPath: metricsPathOf(options), ...(uiPath === undefined ? {} : { uiPath }) });
-  if (edge !== undefined) app.use(edge.middleware);
   const openStreams = edge?.openStreams ?? (() => 0);
   return {
     observability,
+    middleware: edge?.middleware,
     openStreams,
     routes: (auth, endpoints) => {
       const metrics = observability?.metrics;
