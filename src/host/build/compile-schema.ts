@@ -106,12 +106,19 @@ function compileStandard(schema: StandardSchemaV1, role: "input" | "output"): Co
   if (role === "input") assertObjectRoot(json);
   return {
     json,
-    validate: async (value) => {
-      const result = await props.validate(value);
-      if (result.issues === undefined) return { ok: true, value: result.value };
-      return { ok: false, message: result.issues.map(describeIssue).join("; ") };
+    // zod answers synchronously: its outcome is returned as it is, so a call does not wait a turn for it.
+    validate: (value) => {
+      const result = props.validate(value);
+      return typeof (result as PromiseLike<unknown>).then === "function"
+        ? Promise.resolve(result).then(standardOutcome)
+        : standardOutcome(result as StandardSchemaV1.Result<unknown>);
     },
   };
+}
+
+function standardOutcome(result: StandardSchemaV1.Result<unknown>): ValidationOutcome {
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return { ok: false, message: result.issues.map(describeIssue).join("; ") };
 }
 
 function assertObjectRoot(schema: JsonSchemaObject): void {
