@@ -4,12 +4,7 @@
  * client address above the cap in all would never apply.
  */
 import type { PathProblem } from "./problems.js";
-import { isRecord } from "./schema-parts.js";
-
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_CONNECTIONS = 4_096;
-const DEFAULT_PER_ADDRESS = 256;
+import { HTTP_TIMING_DEFAULTS, isRecord } from "./schema-parts.js";
 
 function numberOr(value: unknown, fallback: number): number | undefined {
   if (value === undefined) return fallback;
@@ -23,8 +18,8 @@ function numberOr(value: unknown, fallback: number): number | undefined {
 export function httpProblems(http: unknown): PathProblem[] {
   if (!isRecord(http)) return [];
   const out: PathProblem[] = [];
-  const headers = numberOr(http.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const request = numberOr(http.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
+  const headers = numberOr(http.headersTimeoutMs, HTTP_TIMING_DEFAULTS.headersTimeoutMs);
+  const request = numberOr(http.requestTimeoutMs, HTTP_TIMING_DEFAULTS.requestTimeoutMs);
   if (headers !== undefined && request !== undefined && request < headers) {
     out.push({
       code: "CONFIG_INVALID",
@@ -32,9 +27,10 @@ export function httpProblems(http: unknown): PathProblem[] {
       message: `must be at least http.headersTimeoutMs (${headers}): a request's headers are part of it`,
     });
   }
-  const all = numberOr(http.maxConnections, DEFAULT_MAX_CONNECTIONS);
-  const perAddress = numberOr(http.maxConnectionsPerAddress, DEFAULT_PER_ADDRESS);
-  if (all !== undefined && perAddress !== undefined && perAddress > all && http.maxConnectionsPerAddress !== undefined) {
+  const all = numberOr(http.maxConnections, HTTP_TIMING_DEFAULTS.maxConnections);
+  // Only a cap per address the file sets is compared with the total; the default is left to apply as it is.
+  const perAddress = http.maxConnectionsPerAddress === undefined ? undefined : numberOr(http.maxConnectionsPerAddress, 0);
+  if (all !== undefined && perAddress !== undefined && perAddress > all) {
     out.push({
       code: "CONFIG_INVALID",
       path: ["http", "maxConnectionsPerAddress"],

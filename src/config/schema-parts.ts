@@ -49,6 +49,14 @@ export const RANGES = {
 } as const satisfies Record<string, readonly [number, number]>;
 
 /**
+ * The defaults of the `http` keys the cross-field rules compare (http-rules.ts reads the raw file, before the
+ * schema has filled them in): one place, so the schema and the rules cannot disagree.
+ * @example
+ * HTTP_TIMING_DEFAULTS.headersTimeoutMs // 10000
+ */
+export const HTTP_TIMING_DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 4_096 } as const;
+
+/**
  * The integer schema for a key listed in RANGES.
  * @example
  * ranged("http.port").default(3000)

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { authSchema } from "./schema-auth.js";
-import { hostName, originString, ranged, text } from "./schema-parts.js";
+import { HTTP_TIMING_DEFAULTS, hostName, originString, ranged, text } from "./schema-parts.js";
 import { loggingSchema, metricsSchema, tracingSchema, uiKeys } from "./schema-observe.js";
 import { serverSchema } from "./schema-servers.js";
 
@@ -42,10 +42,10 @@ const httpSchema = z.strictObject({
   maxSessions: ranged("http.maxSessions").default(10_000),
   maxBodyBytes: ranged("http.maxBodyBytes").default(4_194_304),
   shutdownTimeoutMs: ranged("http.shutdownTimeoutMs").default(10_000),
-  headersTimeoutMs: ranged("http.headersTimeoutMs").default(10_000),
-  requestTimeoutMs: ranged("http.requestTimeoutMs").default(30_000),
+  headersTimeoutMs: ranged("http.headersTimeoutMs").default(HTTP_TIMING_DEFAULTS.headersTimeoutMs),
+  requestTimeoutMs: ranged("http.requestTimeoutMs").default(HTTP_TIMING_DEFAULTS.requestTimeoutMs),
   keepAliveTimeoutMs: ranged("http.keepAliveTimeoutMs").default(5_000),
-  maxConnections: ranged("http.maxConnections").default(4_096),
+  maxConnections: ranged("http.maxConnections").default(HTTP_TIMING_DEFAULTS.maxConnections),
   maxConnectionsPerAddress: ranged("http.maxConnectionsPerAddress").default(256),
   callerRequestsPerSecond: ranged("http.callerRequestsPerSecond").default(0),
   callerBurst: ranged("http.callerBurst").default(100),

@@ -6,7 +6,12 @@
  */
 import type { IncomingMessage } from "node:http";
 
-const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+/**
+ * The `_meta` key of a 2026-07-28 request's envelope that names its protocol revision.
+ * @example
+ * params._meta?.[PROTOCOL_VERSION_KEY] // "2026-07-28"
+ */
+export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 
 /** The first value of a request header. */
 export function header(req: IncomingMessage, name: string): string | undefined {
@@ -22,7 +27,7 @@ export function looksModern(req: IncomingMessage, body: unknown): boolean {
   const version = header(req, "mcp-protocol-version");
   if (version !== undefined && version >= "2026-") return true;
   const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
-  const enveloped = meta?.[MODERN_VERSION_KEY];
+  const enveloped = meta?.[PROTOCOL_VERSION_KEY];
   return typeof enveloped === "string" && enveloped >= "2026-";
 }
 

@@ -22,11 +22,11 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import type { Logger } from "../logger.js";
+import { PROTOCOL_VERSION_KEY } from "./era-sniff.js";
 
 /** The one modern revision the SDK (2.4) serves; the fast path takes no other. */
 export const FAST_PATH_REVISION = "2026-07-28";
 
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 /** The envelope keys a plain request carries; any other `_meta` key (progress token, log level, …) falls back. */
 const PLAIN_META_KEYS = new Set([PROTOCOL_VERSION_KEY, "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/clientCapabilities"]);
 /** The methods taken, with the params keys each may carry (no `cursor`, no `inputResponses` / `requestState`). */

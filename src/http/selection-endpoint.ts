@@ -95,7 +95,8 @@ export class SelectionEndpoint {
     const route = this.context.fastPath ? fastRouteOf(req, body) : undefined;
     if (route !== undefined) {
       const server = this.serverFor(scope, "modern", (req as { auth?: AuthInfo }).auth, FAST_PATH_REVISION);
-      await requestScope.run(scope, () => serveFast({ route, server, req, res, logger: this.context.logger, selection: this.key, live: this.fastLive }));
+      // No AsyncLocalStorage run: the scope went into the server here, and only the SDK entry's factory reads the store.
+      await serveFast({ route, server, req, res, logger: this.context.logger, selection: this.key, live: this.fastLive });
       return;
     }
     await requestScope.run(scope, () => this.modernNode(req as never, res as never, body));

@@ -7,7 +7,7 @@
 /**
  * The value that stands for every name that may not be a label.
  * @example
- * new LabelGuard().tool(undefined, "made_up", undefined).tool === OTHER // true
+ * new LabelGuard().tool(undefined, "made_up").tool === OTHER // true
  */
 export const OTHER = "other";
 
@@ -21,8 +21,8 @@ export const LABEL_CAPS = { toolsets: 256, tools: 2_000, servers: 256 } as const
 /**
  * @example
  * const guard = new LabelGuard();
- * guard.tool("time", "now", ["time"]) // { toolset: "time", tool: "now" }
- * guard.tool(undefined, "made_up", ["time"]) // { toolset: "other", tool: "other" }
+ * guard.tool("time", "now") // { toolset: "time", tool: "now" }
+ * guard.tool(undefined, "made_up") // { toolset: "other", tool: "other" }
  */
 export class LabelGuard {
   private readonly toolsets = new Set<string>();
@@ -30,9 +30,8 @@ export class LabelGuard {
   private readonly servers = new Set<string>();
 
   /** The labels of a tool call: the routed tool's toolset and name, else `other`. */
-  tool(toolset: string | undefined, tool: string | undefined, declared: readonly string[] | undefined): { toolset: string; tool: string } {
+  tool(toolset: string | undefined, tool: string | undefined): { toolset: string; tool: string } {
     if (toolset === undefined || tool === undefined) return { toolset: OTHER, tool: OTHER };
-    if (declared !== undefined && !declared.includes(toolset)) return { toolset: OTHER, tool: OTHER };
     const shownToolset = this.admit(this.toolsets, toolset, LABEL_CAPS.toolsets);
     if (shownToolset === OTHER) return { toolset: OTHER, tool: OTHER };
     return { toolset, tool: this.admit(this.tools, `${toolset}\u0000${tool}`, LABEL_CAPS.tools) === OTHER ? OTHER : tool };

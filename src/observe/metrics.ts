@@ -146,7 +146,7 @@ export class HostMetrics {
 
   recordTool(sample: ToolSample): void {
     // A routed tool's toolset is declared by construction; an unknown tool has none and counts as `other`.
-    const { toolset, tool } = this.labels.tool(sample.toolset, sample.tool, undefined);
+    const { toolset, tool } = this.labels.tool(sample.toolset, sample.tool);
     this.toolCalls.inc({ toolset, tool, outcome: sample.outcome });
     this.toolDuration.observe({ toolset, tool }, sample.durationMs / 1000);
   }

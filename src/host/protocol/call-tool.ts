@@ -51,6 +51,11 @@ function handlerLoggerOf(logger: Logger, extension: string): Logger {
   return child;
 }
 
+/** What the host's log lines about a tool's call name (made only when a line is written). */
+function aboutOf(tool: CompiledTool): { extension: string; tool: string } {
+  return { extension: tool.extension, tool: tool.name };
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -120,14 +125,13 @@ export async function callTool(
   const validating = tool.input.validate(params.arguments ?? {});
   const validated = isThenable(validating) ? await validating : validating;
   if (!validated.ok) return markToolOutcome(errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`), "refused");
-  const about = { extension: tool.extension, tool: tool.name };
   // At most so many calls of one tool run at once; a call beyond waits briefly for a turn, then is refused.
   let release: (() => void) | undefined;
   try {
     // A free turn is taken at once; only a call that must wait for one waits on a promise.
     release = deps.gate === undefined ? undefined : (deps.gate.tryEnter(tool.extension, tool.name) ?? (await deps.gate.enter(tool.extension, tool.name)));
   } catch (error) {
-    deps.logger.warn(`[extension ${tool.extension}] ${messageOf(error)}`, { code: "TOOL_CONCURRENCY_LIMIT", ...about });
+    deps.logger.warn(`[extension ${tool.extension}] ${messageOf(error)}`, { code: "TOOL_CONCURRENCY_LIMIT", ...aboutOf(tool) });
     return markToolOutcome(errorResult(messageOf(error)), "refused");
   }
   try {
@@ -148,7 +152,6 @@ async function runTool(
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
   const handlerLogger = handlerLoggerOf(deps.logger, tool.extension);
-  const about = { extension: tool.extension, tool: tool.name };
   let outcome: RaceOutcome<unknown>;
   const leave = tool.isolated ? undefined : deps.activity?.enter({ tool: tool.name, extension: tool.extension });
   try {
@@ -163,16 +166,16 @@ async function runTool(
     );
   } catch (error) {
     const failure = failureOf(tool, error);
-    deps.logger.warn(failure.message, { code: failure.code, ...about });
+    deps.logger.warn(failure.message, { code: failure.code, ...aboutOf(tool) });
     // The stack helps the extension's author, and only at debug: it can say more about the code than a client should see.
     if (error instanceof Error && error.stack)
-      deps.logger.debug(`[extension ${tool.extension}] tool "${tool.name}" threw here`, { ...about, stack: error.stack });
+      deps.logger.debug(`[extension ${tool.extension}] tool "${tool.name}" threw here`, { ...aboutOf(tool), stack: error.stack });
     return errorResult(messageOf(error));
   } finally {
     leave?.();
   }
   if (outcome.timedOut) {
-    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...about });
+    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...aboutOf(tool) });
     return markToolOutcome(errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`), "timeout");
   }
   const value = outcome.value;
@@ -181,7 +184,7 @@ async function runTool(
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
     deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, {
       code: "TOOL_HANDLER_FAILED",
-      ...about,
+      ...aboutOf(tool),
     });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
@@ -189,7 +192,7 @@ async function runTool(
   const unsendable = deps.gate === undefined ? undefined : resultProblem(checked, deps.gate.maxResultBytes);
   if (unsendable !== undefined) {
     const code = unsendable.startsWith("is ") ? "TOOL_RESULT_TOO_LARGE" : "TOOL_HANDLER_FAILED";
-    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned a result that ${unsendable}`, { code, ...about });
+    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned a result that ${unsendable}`, { code, ...aboutOf(tool) });
     return errorResult(`tool "${tool.name}" returned a result that ${unsendable}`);
   }
   if (info.era === "legacy" && tool.wire.outputSchema !== undefined && checked.structuredContent !== undefined && !checked.isError) {

@@ -52,16 +52,12 @@ export function accessObserver(observability: Observability, routes: ObservedRou
   if (observability.countsOnly) return { middleware: countingOnly(observability, routeOf, inFlight), openStreams: streamsOf(routeOf, inFlight) };
   const middleware: RequestHandler = (req, res, next) => {
     const started = performance.now();
-    const startTime = new Date();
     const requestId = requestIdOf(req);
     const track = { observed: false };
     const path = req.path;
     const route = routeOf(path);
     const ambient = tracing === undefined ? undefined : ambientOfHeaders(req.headers);
-    let finished = false;
     const finish = () => {
-      if (finished) return;
-      finished = true;
       inFlight.delete(req);
       const durationMs = performance.now() - started;
       const facts = route === "mcp" ? mcpFactsOf(req) : undefined;
@@ -90,7 +86,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
             ...(facts.subject === undefined ? {} : { subject: facts.subject }),
           },
           ambient,
-          startTime,
+          new Date(performance.timeOrigin + started),
           { durationMs, ...(status >= 400 ? { errorCode: status, error: `HTTP ${status}` } : {}) },
         );
       }
@@ -98,8 +94,8 @@ export function accessObserver(observability: Observability, routes: ObservedRou
     try {
       res.setHeader("x-request-id", requestId);
       inFlight.add(req);
-      res.once("finish", () => withLogFields({ requestId }, finish));
-      res.once("close", () => withLogFields({ requestId }, finish));
+      // The close listener every part of the edge shares (it follows "finish", and is the only event of an aborted request).
+      onResponseClose(res, () => withLogFields({ requestId }, finish));
     } catch {
       // Observing is best effort; the request goes on.
     }

@@ -67,6 +67,8 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
   const key = `${calls.server}/${tool.upstreamName}`;
   const subject = `tool "${tool.upstreamName}" on server "${calls.server}"`;
   const needsApproval = calls.approval === "always" || (calls.approval === "destructive" && tool.destructive);
+  // What the observer is told of each call: the same for every call of this tool, so made once.
+  const observed = Object.freeze({ server: calls.server, tool: tool.upstreamName });
   const refuse = (code: "MCP_TOOL_DENIED" | "MCP_CALL_FAILED", message: string) => refusal(code, message, calls.server, tool.upstreamName);
 
   /** Drives one downstream round of a call and words what it came to. */
@@ -107,7 +109,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     const relay = (request: UpstreamRequest, ask: (r: UpstreamRequest) => Promise<unknown>) =>
       unanswerable(capabilities, [request.method]).length === 0 && calls.paused.hasRoom() ? ask(request) : undefined;
     call.start((ask, signal, onprogress) =>
-      observeUpstreamCall(calls.observer, { server: calls.server, tool: tool.upstreamName }, (trace) =>
+      observeUpstreamCall(calls.observer, observed, (trace) =>
         calls.registry.callTool(tool.name, args, {
           signal,
           onprogress,
@@ -125,7 +127,6 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
 
   /** Asks for approval; undefined once it was given for these arguments. */
   const approvalRound = (args: Record<string, unknown>, ctx: ToolContext, asked: boolean): ToolResult | undefined => {
-    const digest = digestOf(args);
     if (asked) {
       const answer = acceptedContent<{ approve?: unknown }>(ctx.inputResponses, APPROVAL_KEY);
       if (answer?.approve === true) return undefined;
@@ -140,7 +141,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     const message = `Allow ${subject} to run${tool.destructive ? " (it may change or delete things)" : ""}? Arguments: ${shownArguments(args)}`;
     return inputRequired({
       inputRequests: { [APPROVAL_KEY]: inputRequired.elicit({ message, requestedSchema: APPROVAL_SCHEMA }) },
-      requestState: encodeState({ k: "approve", t: key, d: digest }),
+      requestState: encodeState({ k: "approve", t: key, d: digestOf(args) }),
     });
   };
 
