@@ -16,7 +16,21 @@ import { type Deployment, gatewayFor, overridesOf } from "./deployment.js";
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The sections only a restart applies. */
-const RESTART_ONLY = ["name", "version", "instructions", "extensions", "selection", "http", "auth", "startupTimeoutMs", "remoteServers"] as const;
+const RESTART_ONLY = [
+  "name",
+  "version",
+  "instructions",
+  "extensions",
+  "selection",
+  "http",
+  "auth",
+  "startupTimeoutMs",
+  "remoteServers",
+  "tools",
+  "logging",
+  "metrics",
+  "tracing",
+] as const;
 
 function changedSections(before: DeploymentConfig, after: DeploymentConfig): string[] {
   return RESTART_ONLY.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));

@@ -84,6 +84,15 @@ describe("the gateway from the command line", { timeout: 90_000 }, () => {
     assert.match(report.problems[0]!.message, /"dead"/);
   });
 
+  it("names every changed section a reload cannot apply, the tool limits and observability included", async () => {
+    const { dir, write } = project({});
+    const cli = startCli(cleanup, ["serve", "--port", "0", "--cwd", dir]);
+    await servedUrl(cli);
+    write('{ "servers": {}, "startupTimeoutMs": 20000, "tools": { "maxConcurrent": 8 }, "logging": { "access": false } }');
+    cli.child.kill("SIGHUP");
+    await cli.stderrMatches(/changed tools, logging: this takes effect after a restart/);
+  });
+
   for (const how of ["SIGHUP", "--watch"] as const) {
     it(`applies a changed servers map live on ${how}, tells listening clients, and refuses a bad config while the old one serves`, async () => {
       const { dir, write } = project({ legacy: stdioServer([LEGACY_FIXTURE, JSON.stringify({ name: "legacy", tools: ["alpha"] })]) });
