@@ -128,6 +128,18 @@ export async function refuseGatewayProblems(deployment: Deployment): Promise<voi
   throw problems.length === 1 ? problems[0]! : new McpHostError(problems[0]!.code, problems.map((p) => p.message).join("; "));
 }
 
+/** The config file (found, or `--config`) as loadConfig reads it, with the command line's overrides applied. */
+export async function readDeploymentConfig(settings: CliSettings, env: Env, selectionArgument: boolean): Promise<Awaited<ReturnType<typeof loadConfig>>> {
+  const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
+  return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
+}
+
+/** Refuses a config whose servers name an auth kind neither built in nor contributed by a loaded extension. */
+export function refuseUnknownAuthKinds(read: { config: DeploymentConfig; source?: string }, kinds: readonly string[]): void {
+  const problems = checkAuthKinds(read.config, kinds);
+  if (problems.length > 0) throw new ConfigError(problems, read.source ? { source: read.source } : {});
+}
+
 /**
  * @example
  * const { host, config } = await loadDeployment(settings, process.env, { logLevel: "info", selectionArgument: true });
@@ -135,8 +147,8 @@ export async function refuseGatewayProblems(deployment: Deployment): Promise<voi
 export async function loadDeployment(settings: CliSettings, env: Env, options: { logLevel: LogLevel; selectionArgument: boolean }): Promise<Deployment> {
   const cwd = resolve(settings.cwd);
   checkFolder(cwd);
-  const loaded = await loadConfig({ cwd, env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-  const config = withOverrides(loaded.config, overridesOf(settings, options.selectionArgument));
+  const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
+  const { config } = loaded;
   const logger = createPinoLogger({
     level: settings.logLevel ?? config.logging.level ?? options.logLevel,
     format: settings.logFormat ?? config.logging.format,
@@ -146,8 +158,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   const extensions = await loadWanted(cwd, config, names, logger);
   warnWhenNothingFound(cwd, extensions, logger);
   const kinds = extensions.extensions.flatMap((e) => Object.keys(e.extension.authStrategies ?? {}));
-  const kindProblems = checkAuthKinds(config, kinds);
-  if (kindProblems.length > 0) throw new ConfigError(kindProblems, loaded.source ? { source: loaded.source } : {});
+  refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
   const gateway = await gatewayFor(config, logger, observability);
   const host = buildHost(

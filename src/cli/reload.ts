@@ -5,13 +5,12 @@
  * change only a restart can apply (the port, auth, the extensions…) is said so, not half-applied.
  */
 import { watch } from "node:fs";
-import { resolve } from "node:path";
-import { checkAuthKinds, ConfigError, type DeploymentConfig, loadConfig, withOverrides } from "../config/index.js";
+import type { DeploymentConfig } from "../config/index.js";
 import { messageOf } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
-import { type Deployment, gatewayFor, overridesOf } from "./deployment.js";
+import { type Deployment, gatewayFor, readDeploymentConfig, refuseUnknownAuthKinds } from "./deployment.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -48,10 +47,9 @@ export async function reloadOnce(settings: CliSettings, env: Env, state: { deplo
   const logger = deployment.logger;
   let next: DeploymentConfig;
   try {
-    const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-    next = withOverrides(loaded.config, overridesOf(settings, true));
-    const problems = checkAuthKinds(next, deployment.authKinds);
-    if (problems.length > 0) throw new ConfigError(problems, loaded.source ? { source: loaded.source } : {});
+    const read = await readDeploymentConfig(settings, env, true);
+    refuseUnknownAuthKinds(read, deployment.authKinds);
+    next = read.config;
   } catch (error) {
     const message = `the config was not reloaded, the previous one keeps serving: ${messageOf(error)}`;
     logger.error(message, { code: "CONFIG_INVALID" });

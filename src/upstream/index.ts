@@ -5,9 +5,6 @@
 export { createGateway } from "./gateway.js";
 export type { Gateway, ReconfigureReport } from "./gateway.js";
 export type { GatewayAuthConfig, GatewayOptions, GatewayServerConfig, RetryOptions } from "./gateway-options.js";
-export { GATEWAY_DEFAULTS } from "./gateway-options.js";
 export type { ServerLinkStatus as GatewayServerStatus } from "./server-link.js";
 export type { ServerChanges } from "./server-changes.js";
-export { BUILT_IN_AUTH_KINDS } from "./credentials/upstream-credentials.js";
-export { APPROVAL_KEY } from "./calls/tool-handler.js";
 export type { UpstreamCallInfo, UpstreamCallObserver } from "./calls/call-observer.js";

@@ -71,10 +71,6 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
   const { host, config, logger } = deployment;
   const served = await listenHost(host, servingOptionsOf(deployment));
   const { outputs } = await ownEntries(cwd);
-  out(`mcp-host dev is serving "${host.name}" over MCP at ${served.url.href}`);
-  out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);
-  for (const e of host.extensionStatuses()) out(`  extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.error}` : ""}`);
-  out(`  watching ${cwd} for changes${builds ? " (rebuilding with npm run build)" : ""}`);
   let version = 0;
   const stop = watchFolder(cwd, builds ? outputs : [], async (paths) => {
     if (builds && !(await build(cwd, logger))) {
@@ -95,5 +91,10 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
     stop();
     await served.close();
   });
+  // The banner last: whoever reads it as ready may change a file or send a signal at once.
+  out(`mcp-host dev is serving "${host.name}" over MCP at ${served.url.href}`);
+  out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);
+  for (const e of host.extensionStatuses()) out(`  extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.error}` : ""}`);
+  out(`  watching ${cwd} for changes${builds ? " (rebuilding with npm run build)" : ""}`);
   return new Promise<number>(() => {});
 }

@@ -20,6 +20,12 @@ export async function serveCommand(settings: CliSettings, env: Env, out: (line: 
   await refuseGatewayProblems(deployment);
   const { host, config } = deployment;
   const served = await listenHost(host, servingOptionsOf(deployment));
+  // Signals are taken before the banner: whoever reads "is serving" as ready may send SIGHUP or SIGTERM at once.
+  const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
+  onShutdownSignals(async () => {
+    stopReloading();
+    await served.close();
+  });
   out(`mcp-host is serving "${host.name}" over MCP at ${served.url.href}`);
   out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);
   out(`  health:          ${new URL("/healthz", served.baseUrl).href}`);
@@ -29,10 +35,5 @@ export async function serveCommand(settings: CliSettings, env: Env, out: (line: 
   for (const e of host.extensionStatuses()) out(`  extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.error}` : ""}`);
   for (const s of deployment.gateway?.status() ?? [])
     out(`  upstream ${s.server}: ${s.state}${s.state === "up" ? ` (${s.tools} tools)` : s.code ? ` — ${s.code}` : ""}`);
-  const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
-  onShutdownSignals(async () => {
-    stopReloading();
-    await served.close();
-  });
   return new Promise<number>(() => {});
 }

@@ -22,11 +22,6 @@ export class PausedCalls {
     private readonly ttlMs: number,
   ) {}
 
-  /** How many calls wait now. */
-  get size(): number {
-    return this.calls.size;
-  }
-
   /** True when one more call may wait. */
   hasRoom(): boolean {
     return this.calls.size < MAX_PAUSED_CALLS;

@@ -103,7 +103,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
 
   /** Starts the upstream call (first round, or the next round of a 2026-07-28 upstream's questions). */
   const start = (args: Record<string, unknown>, ctx: ToolContext, upstreamState: { s?: string } | undefined): Promise<ToolResult> => {
-    const call = new UpstreamCall(ownerOf(ctx), key);
+    const call = new UpstreamCall(ownerOf(ctx));
     const capabilities = ctx.clientCapabilities;
     // A 2025 upstream's question pauses the call only when this client can answer it and there is room to wait.
     const relay = (request: UpstreamRequest, ask: (r: UpstreamRequest) => Promise<unknown>) =>

@@ -31,7 +31,7 @@ interface Question {
 
 /**
  * @example
- * const call = new UpstreamCall(owner, tool);
+ * const call = new UpstreamCall(owner);
  * call.start((relay, signal, onprogress) => registry.callTool(name, args, { onServerRequest: relay, signal, onprogress }));
  * const step = await call.drive({ signal: ctx.signal, progress: (p) => ctx.progress(p.progress, p.total) });
  */
@@ -50,14 +50,7 @@ export class UpstreamCall {
   constructor(
     /** Who may resume it (the caller's client id, or empty). */
     readonly owner: string,
-    /** The tool it calls (`server/tool`). */
-    readonly tool: string,
   ) {}
-
-  /** True once the upstream call has ended. */
-  get finished(): boolean {
-    return this.outcome !== undefined;
-  }
 
   /** Starts the upstream call; `run` gets the relay, the call's own signal and its progress sink. */
   start(
