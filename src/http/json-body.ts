@@ -1,12 +1,15 @@
 /**
  * Reading an MCP request's JSON body (docs/design.md §8, §16): size-limited, decoded from the content codings the
- * server serves (`gzip`, `deflate`, `br`), in a UTF charset, and no deeper than `http.maxJsonDepth` — checked on
- * the raw text before it is parsed, so nothing ever re-serialises (and overflows the stack on) a body nested
- * thousands of levels deep. Everything a client can get wrong here is a 4xx with a JSON-RPC error body; only a
- * fault of the server itself goes on to the final error handler.
+ * server serves (`gzip`, `deflate`, `br`), in UTF-8 only (RFC 8259 §8.1), and no deeper than `http.maxJsonDepth` —
+ * checked on the raw bytes before they are parsed, so nothing ever re-serialises (and overflows the stack on) a body
+ * nested thousands of levels deep. The scan and the parser must read the same characters: with any charset but
+ * UTF-8 they could decode differently (WHATWG's "utf-16" is little-endian, the parser's decoder honours a big-endian
+ * BOM) and a deep body would pass the scan, so every other charset is refused before a byte is decoded. UTF-8's
+ * multi-byte sequences never hold an ASCII byte, so scanning its bytes is scanning its characters; a UTF-8 BOM
+ * holds no bracket either, and the parser drops it. Everything a client can get wrong here is a 4xx with a JSON-RPC
+ * error body; only a fault of the server itself goes on to the final error handler.
  */
 import type { IncomingMessage } from "node:http";
-import { TextDecoder } from "node:util";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 
@@ -65,21 +68,23 @@ class CharsetError extends Error {
   }
 }
 
-/** The body as text the depth scan can read: UTF-8 bytes as they are, another UTF charset decoded. */
-function scannable(buf: Buffer, encoding: string | null): Uint8Array | string {
-  if (encoding === null || /^utf-?8$/i.test(encoding)) return buf;
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(encoding);
-  } catch {
-    throw new CharsetError(encoding);
-  }
-  return decoder.decode(buf);
+/** The charset a Content-Type names (lower case, unquoted), or undefined when it names none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const match = /;\s*charset\s*=\s*("([^"]*)"|[^;\s]*)/i.exec(contentType);
+  if (match === null) return undefined;
+  return (match[2] ?? match[1] ?? "").trim().toLowerCase();
 }
 
+/** Refuses a body in any charset but UTF-8 before a byte of it is read (the scan and the parser then agree). */
+const utf8Only: RequestHandler = (req, _res, next) => {
+  const charset = charsetOf(req.headers["content-type"]);
+  next(charset === undefined || charset === "utf-8" ? undefined : new CharsetError(charset));
+};
+
 function depthCheck(maxDepth: number) {
-  return (_req: IncomingMessage, _res: unknown, buf: Buffer, encoding: string | null): void => {
-    if (jsonDepth(scannable(buf, encoding), maxDepth) > maxDepth) throw new TooDeepError(`the JSON body nests deeper than ${maxDepth} levels`);
+  return (_req: IncomingMessage, _res: unknown, buf: Buffer): void => {
+    if (jsonDepth(buf, maxDepth) > maxDepth) throw new TooDeepError(`the JSON body nests deeper than ${maxDepth} levels`);
   };
 }
 
@@ -158,5 +163,5 @@ export function jsonBody(options: { maxBodyBytes: number; maxJsonDepth: number; 
     }
     next(error);
   };
-  return [parse, errors as unknown as RequestHandler];
+  return [utf8Only, parse, errors as unknown as RequestHandler];
 }

@@ -1,5 +1,5 @@
 // A client's mistake is never a 500 (docs/design.md §16, issue 11 defect 2): a Content-Encoding the server does not
-// serve or a body that is not what its coding says, a charset other than UTF, JSON nested beyond http.maxJsonDepth
+// serve or a body that is not what its coding says, a charset other than UTF-8, JSON nested beyond http.maxJsonDepth
 // (refused before anything re-serialises it: 30 KB of brackets used to overflow the SDK's stack), a Host header
 // that is no host — each a 4xx with a JSON-RPC error body, in both eras; an absolute-form request target is served.
 // None of them leaves an error line in the log.
@@ -105,9 +105,9 @@ for (const era of ["legacy", "modern"] as const) {
       assert.deepEqual(errorLines(records), []);
     });
 
-    it("refuses a charset other than UTF with 415, and serves UTF-8 named any way", async () => {
+    it("refuses a charset other than UTF-8 with 415, and serves UTF-8 in any case", async () => {
       const { url, records } = await serveHost(cleanup, extensions);
-      for (const charset of ["latin1", "iso-8859-1"]) {
+      for (const charset of ["latin1", "iso-8859-1", "utf-16"]) {
         const refused = await raw({
           url,
           method: "POST",

@@ -1,6 +1,6 @@
 // A seeded fuzz of the HTTP edge (docs/design.md §16, docs/reliability.md) against the real `mcp-host serve`: requests
 // of both eras bent in every family the generator has — methods, paths, headers, bodies, JSON-RPC shapes, content
-// codings, framing — sent 16 at a time on fresh connections. Not one may get a 5xx; every 4xx the app sends carries
+// codings, charsets and byte-order marks, framing — sent 16 at a time on fresh connections. Not one may get a 5xx; every 4xx the app sends carries
 // a JSON-RPC error body; every request is answered (or its connection closed) in bounded time; the server is alive
 // and serving at the end. Prints the seed, the status histogram, p50/p99 and the server's RSS before and after.
 import { afterEach, describe, it } from "node:test";

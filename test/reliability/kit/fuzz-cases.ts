@@ -1,13 +1,13 @@
 /**
  * The HTTP edge fuzz's generator: each case starts from a real request of either era (initialize, a listing, a
  * tool call, a resource read, a prompt) and bends one part of it — its method, its target, a header, its body, its
- * JSON-RPC shape, its content coding, or the HTTP framing itself. Every family is something a client can send; the
+ * JSON-RPC shape, its content coding, its charset and byte-order mark, or the HTTP framing itself. Every family is something a client can send; the
  * server must answer each with a 2xx, a 3xx or a 4xx, never a 5xx and never a crash. Seeded: a seed names a run.
  */
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import type { Random } from "./seed.js";
 
-export const FAMILIES = ["method", "path", "header", "body", "jsonrpc", "encoding", "framing"] as const;
+export const FAMILIES = ["method", "path", "header", "body", "jsonrpc", "encoding", "charset", "framing"] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface FuzzCase {
@@ -217,6 +217,26 @@ const bend: Record<Family, (random: Random, draft: Draft, port: number) => strin
     if (kind === "gzip-truncated") draft.body = gzipSync(draft.body).subarray(0, 12);
     setHeader(draft, "content-encoding", kind === "gzip-plain" || kind === "gzip-truncated" ? "gzip" : kind);
     return kind;
+  },
+  charset(random, draft) {
+    // The body re-encoded (UTF-16 of either byte order, with or without a BOM, or UTF-8 with one), labelled with any
+    // charset or none, maybe deep enough to overflow a parser that reads other characters than the depth scan did.
+    const text = random.chance(0.5)
+      ? draft.body.toString("utf8")
+      : draft.body.toString("utf8").replace(/"arguments":\{/, `"arguments":{"deep":${nested(random.int(2_000, 20_000))},`);
+    const encoding = random.pick(["utf8", "utf16le", "utf16be"] as const);
+    const bom = random.pick(["none", "utf8", "utf16le", "utf16be"] as const);
+    const marks = { none: [], utf8: [0xef, 0xbb, 0xbf], utf16le: [0xff, 0xfe], utf16be: [0xfe, 0xff] } as const;
+    const bytes = encoding === "utf16be" ? Buffer.from(text, "utf16le").swap16() : Buffer.from(text, encoding);
+    draft.body = Buffer.concat([Buffer.from(marks[bom]), bytes]);
+    const gzipped = random.chance(0.3);
+    if (gzipped) {
+      draft.body = gzipSync(draft.body);
+      setHeader(draft, "content-encoding", "gzip");
+    }
+    const label = random.pick([undefined, "utf-8", "UTF-16", "utf-16be", "utf-16le", "utf-32", "ucs-2", '"utf-16"', "utf8", "latin1", "unicode"]);
+    setHeader(draft, "content-type", label === undefined ? "application/json" : `application/json; charset=${label}`);
+    return `${encoding} bom ${bom} charset ${label ?? "(none)"}${gzipped ? " gzip" : ""}`;
   },
   framing(random, draft) {
     const kind = random.int(0, 7);
