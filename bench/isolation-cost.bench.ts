@@ -80,7 +80,7 @@ async function connect(): Promise<Connected> {
   const closers: Array<() => Promise<void>> = [];
   for (const variant of ["main", "isolated"] as const) {
     const built = await host.build(parseSelection(`only=${variant}`));
-    const server = built.createServer({ era: "legacy", subscriptions: new Set() });
+    const server = built.createServer({ era: "legacy" });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: `bench-${variant}`, version: "1.0.0" });

@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createMcpHandler, InMemoryTransport } from "@modelcontextprotocol/server";
 import type { McpHost } from "./host.js";
 import { parseSelection } from "./selection.js";
+import { SessionSubscriptions } from "./protocol/subscriptions.js";
 
 /** A connected client and how to close it (and its server). */
 export interface InProcessConnection {
@@ -32,7 +33,7 @@ export async function connectInProcess(host: McpHost, query = "", options: InPro
   const capabilities = (options.capabilities ?? { elicitation: { form: {} }, sampling: {} }) as never;
   if (era === "legacy") {
     const built = await host.build(parseSelection(query));
-    const server = built.createServer({ era: "legacy", subscriptions: new Set() });
+    const server = built.createServer({ era: "legacy", subscriptions: new SessionSubscriptions() });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "in-process", version: "1.0.0" }, { capabilities });

@@ -13,6 +13,7 @@ import { createHostAuth, type HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
+import { CallerLimits } from "./caller-limits.js";
 import { mcpRoute } from "./mcp-route.js";
 import { requestChain } from "./request-chain.js";
 import { requestTarget } from "./request-target.js";
@@ -81,8 +82,9 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
 
   app.get("/healthz", healthRoute(host, auth));
   app.get("/toolsets", ...toolsetsRoute(host, options, auth));
-  app.all(path, requestChain(mcpRoute(host, options, auth)));
-  observation.routes(auth, endpoints);
+  const limits = new CallerLimits(options, logger);
+  app.all(path, requestChain(mcpRoute(host, options, auth, limits)));
+  observation.routes(auth, endpoints, limits);
 
   app.use((req, res) => {
     sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);

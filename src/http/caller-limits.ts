@@ -1,8 +1,9 @@
 /**
  * What one caller may ask of the MCP endpoint (docs/design.md §16): a request rate (a token bucket: `callerBurst` at
- * once, refilled at `callerRequestsPerSecond`; off at 0) and requests in flight at once (`callerMaxConcurrent`;
- * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count). Beyond either,
- * 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
+ * once, refilled at `callerRequestsPerSecond`; off at 0), requests in flight at once (`callerMaxConcurrent`;
+ * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count), and listen
+ * streams open at once (`maxListenStreamsPerCaller`: its share, so one caller cannot hold every stream the
+ * endpoints allow). Beyond any, 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
  * auth is on, else the client address. What is kept per caller is bounded: the least recently seen go first.
  */
 import type { IncomingMessage } from "node:http";
@@ -33,12 +34,21 @@ export function callerKeyOf(req: IncomingMessage): string {
   return subject !== undefined ? `subject ${subject}` : `address ${req.socket.remoteAddress ?? "unknown"}`;
 }
 
+/** One fewer for `key`; the entry goes when none is left (the tables hold only callers with something open). */
+function countDown(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
+}
+
 export class CallerLimits {
   readonly requestsPerSecond: number;
   readonly burst: number;
   readonly maxConcurrent: number;
+  readonly maxListenStreams: number;
   private readonly buckets = new Map<string, Bucket>();
   private readonly inFlight = new Map<string, number>();
+  private readonly listening = new Map<string, number>();
   private readonly clock: Clock;
 
   constructor(
@@ -48,6 +58,7 @@ export class CallerLimits {
     this.requestsPerSecond = options.callerRequestsPerSecond ?? HTTP_DEFAULTS.callerRequestsPerSecond;
     this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
     this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
+    this.maxListenStreams = options.maxListenStreamsPerCaller ?? HTTP_DEFAULTS.maxListenStreamsPerCaller;
     this.clock = options.clock ?? systemClock;
   }
 
@@ -88,13 +99,39 @@ export class CallerLimits {
         return;
       }
       this.inFlight.set(key, running + 1);
-      onResponseClose(res, () => {
-        const left = (this.inFlight.get(key) ?? 1) - 1;
-        if (left <= 0) this.inFlight.delete(key);
-        else this.inFlight.set(key, left);
-      });
+      onResponseClose(res, () => countDown(this.inFlight, key));
       next();
     };
+  }
+
+  /** The listen-stream check: runs once the body is read; a caller's open `subscriptions/listen` streams are counted. */
+  listenStreams(): RequestHandler {
+    return (req, res, next) => {
+      if (!isLongLived(req) || req.method !== "POST") return next();
+      const key = callerKeyOf(req);
+      const open = this.listening.get(key) ?? 0;
+      if (open >= this.maxListenStreams) {
+        this.logger.debug(`refused a listen stream of ${key}: ${open} already open`, { code: "HTTP_RATE_LIMITED" });
+        sendJsonRpcError(
+          res,
+          429,
+          -32000,
+          `Too many listen streams: this caller may hold ${this.maxListenStreams} subscriptions/listen streams open at once (http.maxListenStreamsPerCaller); close one first.`,
+          { "retry-after": "5" },
+        );
+        return;
+      }
+      this.listening.set(key, open + 1);
+      onResponseClose(res, () => countDown(this.listening, key));
+      next();
+    };
+  }
+
+  /** The callers each table remembers now (`/metrics` shows them; the memory soak counts them). */
+  held(): Record<string, number> {
+    let streams = 0;
+    for (const open of this.listening.values()) streams += open;
+    return { rate_buckets: this.buckets.size, callers_in_flight: this.inFlight.size, callers_listening: this.listening.size, caller_listen_streams: streams };
   }
 
   /** Takes a token from the caller's bucket: 0 when it had one, else the milliseconds until it will. */

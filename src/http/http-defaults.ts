@@ -31,6 +31,14 @@ export const HTTP_DEFAULTS = {
   maxBodyBytes: 4 * 1024 * 1024,
   /** Live legacy (2025) sessions at most. */
   maxSessions: 10_000,
+  /** Live legacy sessions one caller may hold: its share of `maxSessions`, so one caller cannot lock the rest out. */
+  maxSessionsPerCaller: 100,
+  /** Open `subscriptions/listen` streams one caller may hold at once. */
+  maxListenStreamsPerCaller: 32,
+  /** Resource URIs one legacy session, or one listen stream, may follow at once. */
+  maxSubscriptionsPerSession: 256,
+  /** The longest resource URI that may be subscribed to, in characters. */
+  maxSubscriptionUriLength: 2_048,
   /** A legacy session ends after this long without traffic (an open GET stream is traffic). */
   sessionIdleTtlMs: 30 * 60_000,
   /** A legacy session's GET stream is ended after this long open (the client reconnects). */

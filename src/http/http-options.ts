@@ -17,6 +17,12 @@ export interface LegacyServingOptions {
   sessionIdleTtlMs?: number;
   /** Beyond this many live legacy sessions a new one is refused with 503 (default 10 000). */
   maxSessions?: number;
+  /** One caller's share of `maxSessions`: beyond, its next session is refused with 429 (default 100). */
+  maxSessionsPerCaller?: number;
+  /** Resource URIs one legacy session or one listen stream may follow (default 256). */
+  maxSubscriptionsPerSession?: number;
+  /** The longest resource URI a client may subscribe to (default 2048 characters). */
+  maxSubscriptionUriLength?: number;
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
   /** A legacy session's GET stream is ended after this long open, so the client reconnects (default 24 h). */
@@ -31,6 +37,8 @@ export interface CallerLimitOptions {
   callerBurst?: number;
   /** Requests of one caller in flight at once, streams excepted; beyond, 429 (default 128). */
   callerMaxConcurrent?: number;
+  /** `subscriptions/listen` streams one caller may hold open at once; beyond, 429 (default 32). */
+  maxListenStreamsPerCaller?: number;
 }
 
 export interface SelectionOptions {

@@ -24,3 +24,18 @@ export function sendJsonRpcError(
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(body);
 }
+
+/**
+ * Answers one JSON-RPC request with an error in the body, as a handler's error travels (HTTP 200, the request's id):
+ * for a request the HTTP layer refuses on the handler's behalf.
+ * @example
+ * sendInBandError(res, 7, -32602, "Too many resource subscriptions");
+ */
+export function sendInBandError(res: ServerResponse, id: string | number | null, code: number, message: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+}

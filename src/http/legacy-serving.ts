@@ -16,6 +16,8 @@ import { bodyOf, header, looksModern } from "./era-sniff.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import type { LegacySession, LegacySessionStore } from "./legacy-sessions.js";
 import type { RequestScope } from "./request-scope.js";
+import { callerKeyOf } from "./caller-limits.js";
+import { SessionSubscriptions, type SubscriptionLimits } from "../host/protocol/subscriptions.js";
 
 /** What legacy serving shares across selections. */
 export interface LegacyServing {
@@ -23,6 +25,8 @@ export interface LegacyServing {
   serving: HostServing;
   logger: Logger;
   maxBodyBytes: number;
+  /** What one session may follow with `resources/subscribe`. */
+  subscriptionLimits: SubscriptionLimits;
 }
 
 async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<void> {
@@ -38,8 +42,20 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
     );
     return;
   }
+  const caller = callerKeyOf(req);
+  if (sessions.heldBy(caller) >= sessions.maxSessionsPerCaller) {
+    ctx.logger.info(`a caller holds ${sessions.maxSessionsPerCaller} legacy sessions already; refusing another`, { code: "HTTP_SESSION_LIMIT" });
+    sendJsonRpcError(
+      res,
+      429,
+      -32000,
+      `Too many sessions for this caller: one caller may hold ${sessions.maxSessionsPerCaller} legacy (2025) sessions at once (http.maxSessionsPerCaller). End unused ones with DELETE, or retry later.`,
+      { "retry-after": "30" },
+    );
+    return;
+  }
   const { compiled, unknown } = scope;
-  const subscriptions = new Set<string>();
+  const subscriptions = new SessionSubscriptions(ctx.subscriptionLimits);
   let session: LegacySession | undefined;
   const transport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
@@ -51,6 +67,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
         selection: key,
         ...(scope.subject === undefined ? {} : { subject: scope.subject }),
         unknown,
+        caller,
         transport,
         server,
         protocol: compiled.protocol,

@@ -11,6 +11,7 @@ import type { Server } from "@modelcontextprotocol/server";
 import { systemClock, type Clock, type ClockTimer } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { ProtocolCore } from "../host/protocol/sdk-server.js";
+import type { SessionSubscriptions } from "../host/protocol/subscriptions.js";
 
 export interface LegacySession {
   readonly id: string;
@@ -21,6 +22,8 @@ export interface LegacySession {
   /** The subject of the token that opened it (with auth); only that subject may use it. */
   readonly subject?: string;
   readonly unknown: readonly string[];
+  /** Who opened it (the token's subject, else the client address): its sessions count against its share. */
+  readonly caller: string;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
   /** The build the session serves; replaced when the offer of its toolsets changes. */
@@ -28,7 +31,7 @@ export interface LegacySession {
   /** True after a list change: the next request rebinds `protocol` to the current build. */
   stale: boolean;
   lastSeen: number;
-  readonly subscriptions: Set<string>;
+  readonly subscriptions: SessionSubscriptions;
   /** The session's open GET streams, with when each opened. */
   readonly streams: Map<ServerResponse, number>;
 }
@@ -36,6 +39,8 @@ export interface LegacySession {
 export interface SessionStoreOptions {
   idleTtlMs: number;
   maxSessions: number;
+  /** Live sessions one caller may hold (its share of `maxSessions`; default: all of it). */
+  maxSessionsPerCaller?: number;
   /** A GET stream is ended after this long open (default 24 h). */
   streamMaxAgeMs?: number;
   logger: Logger;
@@ -45,15 +50,19 @@ export interface SessionStoreOptions {
 export class LegacySessionStore {
   readonly idleTtlMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerCaller: number;
   readonly streamMaxAgeMs: number;
   readonly clock: Clock;
   private readonly logger: Logger;
   private readonly sessions = new Map<string, LegacySession>();
+  /** Live sessions per caller, so a caller's share is checked without walking the table. */
+  private readonly perCaller = new Map<string, number>();
   private readonly sweeper: ClockTimer;
 
   constructor(options: SessionStoreOptions) {
     this.idleTtlMs = options.idleTtlMs;
     this.maxSessions = options.maxSessions;
+    this.maxSessionsPerCaller = options.maxSessionsPerCaller ?? options.maxSessions;
     this.streamMaxAgeMs = options.streamMaxAgeMs ?? 24 * 60 * 60_000;
     this.logger = options.logger;
     this.clock = options.clock ?? systemClock;
@@ -68,8 +77,15 @@ export class LegacySessionStore {
     return this.sessions.get(id);
   }
 
+  /** The live sessions `caller` holds. */
+  heldBy(caller: string): number {
+    return this.perCaller.get(caller) ?? 0;
+  }
+
   add(session: LegacySession): void {
+    if (this.sessions.has(session.id)) return;
     this.sessions.set(session.id, session);
+    this.perCaller.set(session.caller, this.heldBy(session.caller) + 1);
   }
 
   /** Marks a session as used now (its idle time starts again). */
@@ -88,7 +104,17 @@ export class LegacySessionStore {
 
   /** Forgets a session (its transport closed itself, e.g. on DELETE). */
   remove(id: string): void {
+    const session = this.sessions.get(id);
+    if (session === undefined) return;
     this.sessions.delete(id);
+    const left = this.heldBy(session.caller) - 1;
+    if (left <= 0) this.perCaller.delete(session.caller);
+    else this.perCaller.set(session.caller, left);
+  }
+
+  /** How many callers hold a session now (the memory soak counts it). */
+  get callers(): number {
+    return this.perCaller.size;
   }
 
   all(): IterableIterator<LegacySession> {
@@ -111,7 +137,7 @@ export class LegacySessionStore {
   }
 
   async close(session: LegacySession): Promise<void> {
-    this.sessions.delete(session.id);
+    this.remove(session.id);
     try {
       await session.transport.close();
       await session.server.close();

@@ -15,7 +15,7 @@ import type { HostAuth } from "./host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { jsonBody } from "./json-body.js";
-import { CallerLimits } from "./caller-limits.js";
+import type { CallerLimits } from "./caller-limits.js";
 import { HTTP_DEFAULTS } from "./http-defaults.js";
 import { attachScope } from "./request-scope.js";
 import { selectionOf } from "./request-selection.js";
@@ -70,7 +70,7 @@ function permittedFor(host: McpHost, auth: HostAuth, options: HostAppOptions, re
  * @example
  * app.all("/mcp", ...mcpRoute(host, options, auth));
  */
-export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
+export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined, limits: CallerLimits): RequestHandler[] {
   const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
   const logger = host.logger.child("http");
   const reportedUnknown = new Set<string>();
@@ -124,6 +124,15 @@ export function mcpRoute(host: McpHost, options: HostAppOptions, auth: HostAuth 
     if ((req.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") markLongLived(req);
     next();
   };
-  const limits = new CallerLimits(options, logger);
-  return [methods, ...(auth === undefined ? [] : [gateOf(auth)]), limits.rate(), mediaType, ...body, streams, limits.concurrency(), serve];
+  return [
+    methods,
+    ...(auth === undefined ? [] : [gateOf(auth)]),
+    limits.rate(),
+    mediaType,
+    ...body,
+    streams,
+    limits.listenStreams(),
+    limits.concurrency(),
+    serve,
+  ];
 }

@@ -13,7 +13,8 @@ import { createSdkServer } from "../host/protocol/sdk-server.js";
 import type { HostServing } from "../host/serving-port.js";
 import { bodyOf, header } from "./era-sniff.js";
 import type { LegacyMode } from "./http-options.js";
-import { sendJsonRpcError } from "./jsonrpc-response.js";
+import { sendInBandError, sendJsonRpcError } from "./jsonrpc-response.js";
+import { checkSubscriptions, type SubscriptionLimits } from "../host/protocol/subscriptions.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
 import { modernErrorLog } from "./modern-error-log.js";
 import { FAST_PATH_REVISION, fastRouteOf, serveFast } from "./modern-fast-path.js";
@@ -30,6 +31,27 @@ export interface EndpointContext {
   guard: SelectionGuard;
   /** Answer plain 2026-07-28 calls and lists on the fast path (default true; tests and the bench turn it off). */
   fastPath: boolean;
+  /** What one listen stream may follow. */
+  subscriptionLimits: SubscriptionLimits;
+}
+
+/**
+ * Refuses a `subscriptions/listen` whose resource subscriptions are more, longer or other than the selection may
+ * follow (answered in band, as a handler's -32602 would be); true when it answered.
+ */
+function refusedListen(body: unknown, compiled: RequestScope["compiled"], limits: SubscriptionLimits, res: ServerResponse): boolean {
+  const message = body as { method?: unknown; id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (message?.method !== "subscriptions/listen") return false;
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return false;
+  try {
+    checkSubscriptions(uris, compiled.protocol.tables, limits);
+    return false;
+  } catch (error) {
+    const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+    sendInBandError(res, id, -32602, (error as Error).message);
+    return true;
+  }
 }
 
 /** The scope the edge attached, with what the guard learned (the guard's word wins: it runs last). */
@@ -92,6 +114,7 @@ export class SelectionEndpoint {
       return;
     }
     const body = bodyOf(req);
+    if (refusedListen(body, scope.compiled, this.context.subscriptionLimits, res)) return;
     const route = this.context.fastPath ? fastRouteOf(req, body) : undefined;
     if (route !== undefined) {
       const server = this.serverFor(scope, "modern", (req as { auth?: AuthInfo }).auth, FAST_PATH_REVISION);

@@ -29,15 +29,21 @@ export class SelectionEndpoints implements ServingPort {
     this.sessions = new LegacySessionStore({
       idleTtlMs: options.sessionIdleTtlMs ?? HTTP_DEFAULTS.sessionIdleTtlMs,
       maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+      maxSessionsPerCaller: options.maxSessionsPerCaller ?? HTTP_DEFAULTS.maxSessionsPerCaller,
       streamMaxAgeMs: options.streamMaxAgeMs ?? HTTP_DEFAULTS.streamMaxAgeMs,
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     });
     this.serving = host[OPEN_SERVING](this);
     const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
+    const subscriptionLimits = {
+      maxSubscriptions: options.maxSubscriptionsPerSession ?? HTTP_DEFAULTS.maxSubscriptionsPerSession,
+      maxUriLength: options.maxSubscriptionUriLength ?? HTTP_DEFAULTS.maxSubscriptionUriLength,
+    };
     this.context = {
       legacy: options.legacy ?? "stateful",
-      legacyServing: { sessions: this.sessions, serving: this.serving, logger, maxBodyBytes },
+      legacyServing: { sessions: this.sessions, serving: this.serving, logger, maxBodyBytes, subscriptionLimits },
+      subscriptionLimits,
       serving: this.serving,
       logger,
       maxBodyBytes,
@@ -54,6 +60,18 @@ export class SelectionEndpoints implements ServingPort {
 
   handle(toolsets: readonly string[], req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.endpointFor(toolsets).handle(req, res);
+  }
+
+  /** The entries of what clients made this app keep: endpoints, legacy sessions, their subscriptions and callers. */
+  held(): Record<string, number> {
+    let subscriptions = 0;
+    for (const session of this.sessions.all()) subscriptions += session.subscriptions.size;
+    return {
+      selection_endpoints: this.endpoints.size,
+      legacy_sessions: this.sessions.size,
+      legacy_subscriptions: subscriptions,
+      session_callers: this.sessions.callers,
+    };
   }
 
   /** Ends every legacy session and modern stream, and detaches from the host. */

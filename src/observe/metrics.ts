@@ -32,6 +32,8 @@ export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 export interface GaugeSources {
   legacySessions?(): number;
   listenStreams?(): number;
+  /** How many entries each structure a client can make the host keep holds now (sessions, subscriptions, callers…). */
+  heldEntries?(): Readonly<Record<string, number>>;
   /** Every extension's status (`ready`, `failed`, `dormant`, …). */
   extensionStatuses?(): readonly { status: string }[];
   /** Each upstream server's state (`up`, `starting`, `unavailable`, `closed`). */
@@ -181,6 +183,16 @@ export class HostMetrics {
       registers,
       collect() {
         this.set(guarded(sources().listenStreams, 0));
+      },
+    });
+    new Gauge({
+      name: "mcp_host_held_entries",
+      help: "Entries in each structure clients can make the host keep (every one is bounded; docs/reliability.md).",
+      labelNames: ["structure"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [structure, entries] of Object.entries(guarded(sources().heldEntries, {}))) this.set({ structure }, entries);
       },
     });
     new Gauge({

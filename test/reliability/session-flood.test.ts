@@ -16,7 +16,8 @@ const MAX_SESSIONS = scaled(200, 2_000);
 
 describe("a flood of legacy sessions", { timeout: 300_000 }, () => {
   it(`holds exactly http.maxSessions (${MAX_SESSIONS}), refuses the rest with 503, and makes room as sessions end`, async () => {
-    const served = await serveCli(cleanup, `http:\n  maxSessions: ${MAX_SESSIONS}\n`);
+    // One client opens every session here, so its share is the whole table (the share itself: test/http/held-state-bounds).
+    const served = await serveCli(cleanup, `http:\n  maxSessions: ${MAX_SESSIONS}\n  maxSessionsPerCaller: ${MAX_SESSIONS}\n`);
     const rssBefore = served.rss();
     const statuses = new Map<number, number>();
     const opened: string[] = [];

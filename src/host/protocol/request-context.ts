@@ -7,6 +7,7 @@
 import type { AuthInfo, ClientCapabilities, LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
+import type { SessionSubscriptions } from "./subscriptions.js";
 
 /** What the host knows about the request (or legacy session) a server instance serves. */
 export interface ServeRequestInfo {
@@ -16,8 +17,8 @@ export interface ServeRequestInfo {
   authInfo?: AuthInfo;
   sessionId?: string;
   selection: SelectionView;
-  /** Legacy sessions: where `resources/subscribe` records the URIs this session follows. */
-  subscriptions?: Set<string>;
+  /** Legacy sessions: where `resources/subscribe` records the URIs this session follows (bounded). */
+  subscriptions?: SessionSubscriptions;
 }
 
 /**

@@ -242,7 +242,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
   on("resources/templates/list", () => ({ resourceTemplates: core.tables.templates }));
   on("resources/read", (request, sdk) => readResource(core, server, info, request.params.uri, sdk));
   on("resources/subscribe", (request) => {
-    info.subscriptions?.add(request.params.uri);
+    info.subscriptions?.add(request.params.uri, core.tables);
     return {};
   });
   on("resources/unsubscribe", (request) => {

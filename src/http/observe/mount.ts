@@ -13,6 +13,7 @@ import { silentLogger } from "../../logger.js";
 import { createObservability, type Observability } from "../../observe/observability.js";
 import type { HostAuth } from "../host-auth.js";
 import type { HostAppOptions } from "../http-options.js";
+import type { CallerLimits } from "../caller-limits.js";
 import type { SelectionEndpoints } from "../selection-endpoints.js";
 import { accessObserver } from "./access-observer.js";
 import { metricsRoute } from "./metrics-route.js";
@@ -25,7 +26,7 @@ export interface EdgeObservation {
   middleware: RequestHandler | undefined;
   openStreams(): number;
   /** Mounts `/metrics` (on this port) and the operator page. */
-  routes(auth: HostAuth | undefined, endpoints: SelectionEndpoints): void;
+  routes(auth: HostAuth | undefined, endpoints: SelectionEndpoints, limits: CallerLimits): void;
 }
 
 /**
@@ -79,11 +80,12 @@ export function observeEdge(app: express.Express, host: McpHost, options: HostAp
     observability,
     middleware: edge?.middleware,
     openStreams,
-    routes: (auth, endpoints) => {
+    routes: (auth, endpoints, limits) => {
       const metrics = observability?.metrics;
       observability?.watch({
         legacySessions: () => endpoints.sessions.size,
         listenStreams: openStreams,
+        heldEntries: () => ({ ...endpoints.held(), ...limits.held() }),
         extensionStatuses: () => host.extensionStatuses(),
       });
       if (metrics !== undefined && options.metrics?.port === undefined)

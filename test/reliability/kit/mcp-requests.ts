@@ -55,6 +55,15 @@ export async function openSession(url: URL): Promise<{ id?: string; response: Re
   return { id, response };
 }
 
+/** Any request on a 2025-era session. */
+export function sessionRequest(url: URL, session: string, method: string, params: Record<string, unknown>): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { ...BASE, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 3, method, params }),
+  });
+}
+
 /** A call on a 2025-era session. */
 export function sessionCall(url: URL, session: string, name: string, args: Record<string, unknown>): Promise<Response> {
   return fetch(url, {
