@@ -61,15 +61,30 @@ export function refuseOrigin(res: ServerResponse, origin: string): void {
  * app.use(hostCheck({ allowedHosts: ["mcp.example.com"] }));
  */
 export function hostCheck(options: { allowedHosts?: readonly string[] }) {
-  const hosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
+  const allowed = hostAllowed(options.allowedHosts);
   return (req: Request, res: Response, next: NextFunction): void => {
-    const hostHeader = req.headers.host ?? "";
-    const hostname = hostnameOfHostHeader(hostHeader).toLowerCase();
-    if (!isLoopbackHostname(hostname) && !hosts.has(hostname) && !hosts.has(hostHeader.toLowerCase())) {
-      sendJsonRpcError(res, 403, -32000, `Forbidden: Host "${hostname}" is not allowed. Add it to http.allowedHosts to serve it.`);
+    const refusal = allowed(req);
+    if (refusal !== undefined) {
+      sendJsonRpcError(res, 403, -32000, refusal);
       return;
     }
     next();
+  };
+}
+
+/**
+ * The Host rule as a function of a request: undefined when its Host names loopback or an allowed host, else why it
+ * is refused. Every listener of the host applies it (the MCP app's port and a `metrics.port` of its own).
+ * @example
+ * const refusal = hostAllowed(["mcp.example.com"])(req); if (refusal) answer403(refusal);
+ */
+export function hostAllowed(allowedHosts: readonly string[] | undefined): (req: IncomingMessage) => string | undefined {
+  const hosts = new Set((allowedHosts ?? []).map((h) => h.toLowerCase()));
+  return (req) => {
+    const hostHeader = req.headers.host ?? "";
+    const hostname = hostnameOfHostHeader(hostHeader).toLowerCase();
+    if (isLoopbackHostname(hostname) || hosts.has(hostname) || hosts.has(hostHeader.toLowerCase())) return undefined;
+    return `Forbidden: Host "${hostname}" is not allowed. Add it to http.allowedHosts to serve it.`;
   };
 }
 

@@ -60,7 +60,12 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   const metricsHere = options.observability?.metrics;
   const metrics =
     metricsHere !== undefined && options.metrics?.port !== undefined
-      ? await listenMetrics(metricsHere, { port: options.metrics.port, ...(options.metrics.path ? { path: options.metrics.path } : {}) })
+      ? await listenMetrics(metricsHere, {
+          port: options.metrics.port,
+          ...(options.metrics.path ? { path: options.metrics.path } : {}),
+          ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+          ...(options.dnsRebindingProtection === undefined ? {} : { dnsRebindingProtection: options.dnsRebindingProtection }),
+        })
       : undefined;
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { stopHost?: boolean } = {}) => {

@@ -95,6 +95,37 @@ describe("argument completion", { timeout: 30_000 }, () => {
   });
 });
 
+describe("argument names are plain names", { timeout: 30_000 }, () => {
+  // Issue 17 class 9: a completion's argument name was looked up on the `complete` object itself, so `constructor`
+  // reached Object and `__proto__` the prototype — a wrong answer or an internal error for a client's plain name.
+  for (const era of ["legacy", "modern"] as const) {
+    it(`completes nothing, and logs nothing, for argument names an object inherits (${era})`, async () => {
+      const { extension } = notesExtension();
+      const { at, records } = await serveHost(cleanup, [extension]);
+      const { client } = await connectV2(cleanup, at("only=notes"), era);
+      const wrong: string[] = [];
+      for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"]) {
+        for (const ref of [
+          { type: "ref/prompt", name: "greet" },
+          { type: "ref/resource", uri: "note://{id}" },
+        ] as const) {
+          try {
+            const answer = await client.complete({ ref, argument: { name, value: "a" } });
+            if (JSON.stringify(answer.completion) !== JSON.stringify({ values: [], hasMore: false })) wrong.push(`${ref.type} ${name}: ${JSON.stringify(answer.completion)}`);
+          } catch (error) {
+            wrong.push(`${ref.type} ${name}: ${(error as Error).message}`);
+          }
+        }
+      }
+      assert.deepEqual(wrong, []);
+      assert.deepEqual(
+        records.filter((r) => r.level === "error").map((r) => r.message),
+        [],
+      );
+    });
+  }
+});
+
 describe("resource subscriptions", { timeout: 30_000 }, () => {
   it("tells a legacy v2 client about updates to the URIs it subscribed to, and stops after it unsubscribes", async () => {
     const { extension, ctx } = notesExtension();

@@ -170,8 +170,10 @@ async function complete(
       : params.ref.type === "ref/resource"
         ? core.tables.templateByUriTemplate.get(params.ref.uri ?? "")
         : undefined;
-  const fn: CompleteFn | undefined = owner?.spec.complete?.[params.argument.name];
-  if (!owner || !fn) return { completion: { values: [], hasMore: false } };
+  // An argument name is the client's plain text: only the extension's own entries count (`constructor` is a name).
+  const table = owner?.spec.complete;
+  const fn: CompleteFn | undefined = table !== undefined && Object.hasOwn(table, params.argument.name) ? table[params.argument.name] : undefined;
+  if (owner === undefined || typeof fn !== "function") return { completion: { values: [], hasMore: false } };
   const values = await guarded(core, owner, `completion/complete of "${params.argument.name}"`, () =>
     fn(params.argument.value, { arguments: params.context?.arguments ?? {} }),
   );

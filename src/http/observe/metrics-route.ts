@@ -11,6 +11,7 @@ import type { RequestHandler } from "express";
 import type { HostMetrics } from "../../observe/metrics.js";
 import { callerOf } from "../auth/bearer-auth.js";
 import type { HostAuth } from "../host-auth.js";
+import { hostAllowed } from "../dns-rebinding.js";
 
 async function answer(metrics: HostMetrics, res: { statusCode: number; setHeader(name: string, value: string): unknown; end(body: string): unknown }) {
   try {
@@ -50,13 +51,24 @@ export interface MetricsListener {
 }
 
 /**
- * Serves `GET {path}` alone on `127.0.0.1:{port}`.
+ * Serves `GET {path}` alone on `127.0.0.1:{port}`, behind the same Host check as the app's port: a page whose name
+ * rebinds to 127.0.0.1 must not read the metrics from a browser on this machine.
  * @example
  * const listener = await listenMetrics(metrics, { port: 9464 }); await listener.close();
  */
-export async function listenMetrics(metrics: HostMetrics, options: { port: number; path?: string }): Promise<MetricsListener> {
+export async function listenMetrics(
+  metrics: HostMetrics,
+  options: { port: number; path?: string; allowedHosts?: readonly string[]; dnsRebindingProtection?: boolean },
+): Promise<MetricsListener> {
   const path = options.path ?? "/metrics";
+  const hostRefusal = options.dnsRebindingProtection === false ? () => undefined : hostAllowed(options.allowedHosts);
   const server: Server = createServer((req, res) => {
+    const refusal = hostRefusal(req);
+    if (refusal !== undefined) {
+      res.writeHead(403, { "content-type": "text/plain; charset=utf-8" });
+      res.end(`${refusal}\n`);
+      return;
+    }
     const url = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" || url !== path) {
       res.statusCode = 404;

@@ -152,6 +152,23 @@ describe("/metrics", { timeout: 60_000 }, () => {
     assert.equal((await raw({ url: new URL("/other", own) })).status, 404);
   });
 
+  it("checks the Host on its own port as the MCP port does: a name that rebinds to loopback reads nothing", async () => {
+    const served = await serveObserved(cleanup, [kit], {
+      observe: { metrics: { defaultMetrics: false } },
+      http: { metrics: { port: 0 }, allowedHosts: ["mcp.example.com"] },
+    });
+    const own = served.served.metrics!.url;
+    const scrape = (host: string) => raw({ url: own, headers: { host } });
+    for (const host of ["evil.example.com", `evil.example.com:${own.port}`, "127.0.0.1.nip.io", "localhost.evil.example", "[::2]", "10.0.0.1"]) {
+      const answer = await scrape(host);
+      assert.equal(answer.status, 403, `Host "${host}": ${answer.status}`);
+      assert.doesNotMatch(answer.text, /mcp_host_/, `Host "${host}" read no metric`);
+    }
+    for (const host of [`127.0.0.1:${own.port}`, `localhost:${own.port}`, `[::1]:${own.port}`, "mcp.example.com"]) {
+      assert.equal((await scrape(host)).status, 200, `Host "${host}" is served`);
+    }
+  });
+
   it("answers a scrape and every request although a gauge's source throws", async () => {
     const served = await serveObserved(cleanup, [kit], { observe: { metrics: { defaultMetrics: false } } });
     served.observability.watch({
