@@ -111,7 +111,8 @@ describe("argument names are plain names", { timeout: 30_000 }, () => {
         ] as const) {
           try {
             const answer = await client.complete({ ref, argument: { name, value: "a" } });
-            if (JSON.stringify(answer.completion) !== JSON.stringify({ values: [], hasMore: false })) wrong.push(`${ref.type} ${name}: ${JSON.stringify(answer.completion)}`);
+            if (JSON.stringify(answer.completion) !== JSON.stringify({ values: [], hasMore: false }))
+              wrong.push(`${ref.type} ${name}: ${JSON.stringify(answer.completion)}`);
           } catch (error) {
             wrong.push(`${ref.type} ${name}: ${(error as Error).message}`);
           }
