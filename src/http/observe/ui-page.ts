@@ -5,6 +5,7 @@
  * real MCP endpoint with 2026-07-28 requests, exactly as a client would. With auth on it asks for a token first and
  * sends it as `Authorization: Bearer` (kept for the tab only, in sessionStorage).
  */
+import { createHash } from "node:crypto";
 
 /** What the page is told when it is served. */
 export interface PageConfig {
@@ -289,6 +290,27 @@ const BODY = `
 <div id="form-fields"></div><p><button id="call" type="submit">Call</button></p></form>
 <div class="muted">The result as the client gets it:</div><pre id="result">(not called yet)</pre></section>
 </main>`;
+
+/**
+ * The page's Content-Security-Policy: nothing loads but its own inline style and script (allowed by their hashes),
+ * it talks only to its own origin, and no other page may frame it (so no click on it can be stolen) — the answers
+ * say so twice, with `frame-ancestors 'none'` and `X-Frame-Options: DENY`, for browsers that read only one.
+ * @example
+ * res.set("content-security-policy", pageSecurityPolicy());
+ */
+export function pageSecurityPolicy(): string {
+  const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+  return [
+    "default-src 'none'",
+    `script-src ${hash(SCRIPT)}`,
+    `style-src ${hash(STYLE)}`,
+    "connect-src 'self'",
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 /**
  * The page, with its configuration embedded (script-safe).

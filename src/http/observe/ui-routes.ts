@@ -9,7 +9,9 @@ import { callerOf } from "../auth/bearer-auth.js";
 import type { HostAuth } from "../host-auth.js";
 import type { SelectionOptions } from "../http-options.js";
 import { explore, type OverviewSources, overviewOf } from "./ui-data.js";
-import { renderPage } from "./ui-page.js";
+import { pageSecurityPolicy, renderPage } from "./ui-page.js";
+
+const FRAMING_HEADERS = { "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
 export interface UiRouteOptions {
   /** Where the page is served (default `/`). */
@@ -46,8 +48,14 @@ export function uiRoutes(host: McpHost, auth: HostAuth | undefined, options: UiR
   const api = uiApiBase(options.path);
   const page = renderPage({ service: host.name, api, mcpPath: options.mcpPath, auth: auth !== undefined });
   const gate: RequestHandler[] = auth === undefined ? [] : [auth.require];
+  const policy = pageSecurityPolicy();
+  // The page and its data: never framed by another page, never sniffed into something else, never cached.
+  router.use(api, (_req, res, next) => {
+    res.set(FRAMING_HEADERS);
+    next();
+  });
   router.get(options.path, (_req, res) => {
-    res.set("cache-control", "no-store").type("html").send(page);
+    res.set(FRAMING_HEADERS).set("content-security-policy", policy).set("cache-control", "no-store").type("html").send(page);
   });
   router.get(`${api}/overview`, ...gate, (req, res) => {
     res.set("cache-control", "no-store").json(overviewOf(options.sources, permittedOf(host, auth, req)));

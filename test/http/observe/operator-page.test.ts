@@ -5,6 +5,8 @@
 // its data is refused without a token and shown with one; `ui: false` turns it off.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { defineExtension } from "../../../src/extension/define.js";
 import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
 import { openPage } from "../../helpers/browser.js";
@@ -114,6 +116,32 @@ describe("the operator page", { timeout: 120_000 }, () => {
     await page.fill("#arg-text", "with a token");
     await page.click("#call");
     await page.locator("#result", { hasText: "with a token" }).waitFor();
+  });
+
+  it("cannot be framed by another page, and says so on the page and its data (issue 17 class 9)", async () => {
+    const served = await serveObserved(cleanup, [kit], { http: { ui: { path: "/ops" } } });
+    for (const path of ["/ops", "/ops/_ui/overview", "/ops/_ui/explore?q=only=kit"]) {
+      const answer = await raw({ url: new URL(path, served.baseUrl) });
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers["x-frame-options"], "DENY", path);
+      assert.equal(answer.headers["x-content-type-options"], "nosniff", path);
+    }
+    const policy = String((await raw({ url: new URL("/ops", served.baseUrl) })).headers["content-security-policy"] ?? "");
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.match(policy, /default-src 'none'/);
+    // A page of another origin that frames it (as a click-jacking page would) gets nothing drawn.
+    const attacker = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<!doctype html><iframe id="f" src="${new URL("/ops", served.baseUrl).href}"></iframe>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+    cleanup.add(() => new Promise<void>((resolve) => attacker.close(() => resolve())));
+    const { page } = await openPage(cleanup, new URL(`http://localhost:${(attacker.address() as AddressInfo).port}/`));
+    await page.locator("#f").waitFor({ state: "attached" });
+    const framed = page.frames().find((f) => f !== page.mainFrame());
+    assert.ok(framed);
+    await framed.waitForLoadState().catch(() => {});
+    assert.equal(await framed.locator("#toolsets").count(), 0, "the operator page was not drawn inside another page");
   });
 
   it("is not served with ui: false, and moves with ui.path", async () => {
