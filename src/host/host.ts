@@ -158,12 +158,14 @@ export class McpHost {
   }
 
   /**
-   * Registers an extension after start: it is set up at once (or left dormant), and every build is dropped.
+   * Registers an extension after start: it is set up at once (or left dormant), and every build is dropped. It is
+   * checked exactly as `buildHost` and `replace` check one (its shape, its toolset names); one that fails is refused
+   * with that `EXTENSION_INVALID` error, as a taken name is with `EXTENSION_NAME_TAKEN`, and nothing changes.
    * @example
    * await host.add(defineExtension({ name: "late", tools: [...] }));
    */
   async add(extension: McpExtension, source = "host.add()"): Promise<void> {
-    const record = this.extensions.register(extension, source);
+    const record = this.extensions.register(validateExtension(extension, source), source);
     if (this.lifecycle === "started" && record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, this.lifecycle === "started");
   }

@@ -96,3 +96,37 @@ describe("an invalid extension object", () => {
     }
   });
 });
+
+describe("add() checks an extension as buildHost and replace do (issue 17 class 9)", () => {
+  it("refuses every shape buildHost would quarantine, and nothing changes", async () => {
+    ({ host, records } = await startedHost([bystander]));
+    const before = { revision: host.revision, toolsets: host.declaredToolsets().map((t) => t.name) };
+    const invalid: Array<[string, unknown]> = [
+      ["a toolset named like a list", { name: "lists", toolsets: [{ name: "a,b" }], tools: [textTool("list_tool")] }],
+      ["a reserved toolset name", { name: "reserved", toolsets: [{ name: "only" }] }],
+      ["an empty toolset name", { name: "empty", toolsets: [{ name: "" }] }],
+      ["a toolset name too long", { name: "long", toolsets: [{ name: "x".repeat(65) }] }],
+      ["a space in a toolset name", { name: "spaced", toolsets: [{ name: "a b" }] }],
+      ["a contribution to a bad toolset", { name: "contrib", tools: [textTool("t", { toolset: "x&y" })] }],
+      ["a home toolset named like a list", { name: "home,run", tools: [textTool("home_tool")] }],
+      ["no name", { tools: [textTool("nameless")] }],
+      ["tools that are not a list", { name: "notlist", tools: "nope" }],
+      ["a tool without a handler", { name: "nohandler", tools: [{ name: "x" }] }],
+    ];
+    const accepted: string[] = [];
+    for (const [what, extension] of invalid) {
+      try {
+        await host.add(extension as McpExtension, `test: ${what}`);
+        accepted.push(what);
+      } catch (error) {
+        assert.ok(isMcpHostError(error, "EXTENSION_INVALID"), `${what}: ${String(error)}`);
+        assert.match((error as Error).message, /^test: /, `${what}: the error names where the extension came from`);
+      }
+    }
+    assert.deepEqual(accepted, []);
+    assert.deepEqual({ revision: host.revision, toolsets: host.declaredToolsets().map((t) => t.name) }, before);
+    // `?only=a,b` is two names, never the toolset a bad add() would have declared.
+    const built = await host.build(parseSelection("only=a,b"));
+    assert.deepEqual([...built.unknown], ["a", "b"]);
+  });
+});
