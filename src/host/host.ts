@@ -262,14 +262,34 @@ export class McpHost {
     return builtServerOf(await this.compiled(permitted ? active.filter((name) => permitted.has(name)) : active), unknown);
   }
 
-  /** What extensions report as unavailable right now (the gateway's upstream servers that are down). */
-  unavailable(): UnavailableDescription[] {
-    return this.extensions.unavailable();
+  /**
+   * What extensions report as unavailable right now (the gateway's upstream servers that are down). With
+   * `permitted`, one caller's view: what extensions of toolsets it may reach report, less what is named after a
+   * toolset it may not reach (the gateway names each server's toolset after the server).
+   */
+  unavailable(permitted?: readonly string[]): UnavailableDescription[] {
+    if (permitted === undefined) return this.extensions.unavailable();
+    const reachable = new Set(permitted);
+    const declared = new Set(this.declaredToolsets().map((t) => t.name));
+    const involved = this.involvedIn(reachable);
+    return this.extensions.unavailable((name) => involved.has(name)).filter((u) => !declared.has(u.server) || reachable.has(u.server));
   }
 
-  /** The statuses of every extension (failure records included), for `/toolsets` and `/healthz`. */
-  extensionStatuses(): ExtensionDescription[] {
-    return this.extensions.statuses();
+  /**
+   * The statuses of every extension (failure records included), for `/toolsets` and `/healthz`. With `permitted`, one
+   * caller's view: only the extensions that declare or contribute to a toolset it may reach — another extension's
+   * error is no business of a caller that cannot use it.
+   */
+  extensionStatuses(permitted?: readonly string[]): ExtensionDescription[] {
+    const all = this.extensions.statuses();
+    if (permitted === undefined) return all;
+    const involved = this.involvedIn(new Set(permitted));
+    return all.filter((e) => involved.has(e.name));
+  }
+
+  /** The extensions that declare or contribute to any of `toolsets`. */
+  private involvedIn(toolsets: ReadonlySet<string>): Set<string> {
+    return new Set(this.declaredToolsets().flatMap((t) => (toolsets.has(t.name) ? t.extensions : [])));
   }
 
   /**
@@ -380,7 +400,7 @@ export class McpHost {
   private describeActive(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription {
     const reachable = permitted === undefined ? undefined : new Set(permitted);
     const declared = reachable ? this.declaredToolsets().filter((t) => reachable.has(t.name)) : this.declaredToolsets();
-    return describeFrom({ declared, active, tools, unknown, extensions: this.extensionStatuses(), unavailable: this.unavailable() });
+    return describeFrom({ declared, active, tools, unknown, extensions: this.extensionStatuses(permitted), unavailable: this.unavailable(permitted) });
   }
 
   /** Which toolsets are default or always-on: when this changes, every URL may resolve differently. */

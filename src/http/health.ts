@@ -12,17 +12,20 @@ export interface Health {
 }
 
 /**
+ * The status is the whole host's (a probe asks about the service); with `permitted`, the names and errors are only
+ * those of the toolsets that caller may reach.
  * @example
  * res.json(healthOf(host));
  */
-export function healthOf(host: McpHost): Health {
+export function healthOf(host: McpHost, permitted?: readonly string[]): Health {
+  const degraded = host.extensionStatuses().some((e) => e.status === "failed") || host.unavailable().length > 0;
   const failed = host
-    .extensionStatuses()
+    .extensionStatuses(permitted)
     .filter((e) => e.status === "failed")
     .map((e) => ({ name: e.name, ...(e.code ? { code: e.code } : {}), ...(e.error ? { error: e.error } : {}) }));
-  const unavailable = host.unavailable().map((u) => ({ server: u.server, phase: u.phase, code: u.code }));
+  const unavailable = host.unavailable(permitted).map((u) => ({ server: u.server, phase: u.phase, code: u.code }));
   return {
-    status: failed.length > 0 || unavailable.length > 0 ? "degraded" : "ok",
+    status: degraded ? "degraded" : "ok",
     service: host.name,
     extensions: { failed },
     upstreams: { unavailable },

@@ -30,12 +30,21 @@ function publicView(description: HostDescription): HostDescription {
  */
 export function healthRoute(host: McpHost, auth: HostAuth | undefined): RequestHandler {
   return async (req, res) => {
-    const health = healthOf(host);
-    if (auth === undefined || (await auth.callerIfAny(req)) !== undefined) {
-      res.json(health);
+    if (auth === undefined) {
+      res.json(healthOf(host));
       return;
     }
-    res.json({ status: health.status, service: health.service });
+    const caller = await auth.callerIfAny(req);
+    const health = healthOf(
+      host,
+      caller === undefined
+        ? []
+        : auth.permissions.permitted(
+            host.declaredToolsets().map((t) => t.name),
+            caller.scopes,
+          ),
+    );
+    res.json(caller === undefined ? { status: health.status, service: health.service } : health);
   };
 }
 

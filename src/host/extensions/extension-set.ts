@@ -146,9 +146,9 @@ export class ExtensionSet {
     return [...registered, ...failed].sort(byName);
   }
 
-  /** What the ready extensions report as unavailable (the gateway's upstream servers that are down). */
-  unavailable(): UnavailableDescription[] {
-    return this.list.filter((r) => r.status === "ready").flatMap((r) => r.unavailable);
+  /** What the ready extensions report as unavailable (the gateway's upstream servers that are down); `from` picks reporters. */
+  unavailable(from: (extension: string) => boolean = () => true): UnavailableDescription[] {
+    return this.list.filter((r) => r.status === "ready" && from(r.name)).flatMap((r) => r.unavailable);
   }
 
   /** Disposes every extension in reverse load order. */

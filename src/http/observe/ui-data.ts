@@ -55,9 +55,11 @@ export function overviewOf(sources: OverviewSources, permitted: readonly string[
   const reachable = permitted === undefined ? undefined : new Set(permitted);
   const declared = host.declaredToolsets().filter((t) => reachable?.has(t.name) ?? true);
   const tools = host.offeredTools(declared.map((t) => t.name));
-  const upstreams =
+  // A caller sees the upstreams and extensions of the toolsets it may reach, nothing of the others.
+  const upstreams = (
     sources.upstreams?.() ??
-    host.unavailable().map((u) => ({ server: u.server, state: "unavailable", code: u.code, ...(u.message ? { message: u.message } : {}) }));
+    host.unavailable().map((u) => ({ server: u.server, state: "unavailable", code: u.code, ...(u.message ? { message: u.message } : {}) }))
+  ).filter((u) => reachable === undefined || reachable.has(u.server) || !host.declaredToolsets().some((t) => t.name === u.server));
   return {
     service: host.name,
     version: host.version,
@@ -72,7 +74,7 @@ export function overviewOf(sources: OverviewSources, permitted: readonly string[
         .filter((tool) => tool.toolset === t.name)
         .map((tool) => ({ name: tool.name, ...(tool.title ? { title: tool.title } : {}), ...(tool.description ? { description: tool.description } : {}) })),
     })),
-    extensions: host.extensionStatuses(),
+    extensions: host.extensionStatuses(permitted),
     upstreams: [...upstreams],
     sessions: { legacy: sources.legacySessions(), streams: sources.openStreams() },
     rates: sources.rates(),
