@@ -93,10 +93,20 @@ async function loadWanted(cwd: string, config: DeploymentConfig, names: string[]
 /** The gateway for the config's `servers:`, or undefined when there are none. */
 export async function gatewayFor(config: DeploymentConfig, logger: Logger, observability?: Observability): Promise<Gateway | undefined> {
   if (Object.keys(config.servers).length === 0) return undefined;
+  return gatewayOver(config.servers, config, logger, observability);
+}
+
+/** A gateway over `servers` with the config's other gateway settings — also over none (a reload adds the first ones). */
+export async function gatewayOver(
+  servers: DeploymentConfig["servers"],
+  config: DeploymentConfig,
+  logger: Logger,
+  observability?: Observability,
+): Promise<Gateway> {
   // Imported only when there are servers: the registry and the SDK client are not on a plain deployment's way.
   const { createGateway } = await import("../upstream/index.js");
   return createGateway({
-    servers: config.servers,
+    servers,
     startupTimeoutMs: config.startupTimeoutMs,
     remoteServers: config.remoteServers,
     logger: logger.child("gateway"),

@@ -189,12 +189,31 @@ export function createGateway(options: GatewayOptions): Gateway {
       return { ...changes, unavailable: [] };
     }
     const wanted = Object.fromEntries([...changes.added, ...changes.changed].map((s) => [s, next[s]!]));
+    // All or nothing: every new and changed server is started, off the offer, before any goes live; on any problem
+    // `open` has closed them all and throws, and the current map is untouched.
     const opened = await open(ctx, wanted);
+    if (stopped) {
+      // The host stopped while they started: they must not outlive it.
+      await Promise.allSettled(opened.map((link) => link.close()));
+      throw new McpHostError("HOST_NOT_STARTED", `the gateway "${name}" stopped while its servers were being reconfigured; nothing was applied`);
+    }
     const retired = [...changes.removed, ...changes.changed].map((s) => links.get(s)).filter((l): l is ServerLink => l !== undefined);
+    const previous = new Map(links);
+    // From here to `publish` nothing awaits, so no request sees a half-swapped map.
     for (const server of changes.removed) links.delete(server);
     for (const link of opened) links.set(link.name, link);
+    try {
+      publish();
+    } catch (error) {
+      // The host refused the new offer before changing anything (`replaceOffer` checks first; its one rule, the
+      // toolset names, `checkNames` applied above, so no input reaches here): the old links come back, the new ones
+      // are closed, as if `open` had refused the map.
+      links.clear();
+      for (const [server, link] of previous) links.set(server, link);
+      await Promise.allSettled(opened.map((link) => link.close()));
+      throw error;
+    }
     servers = { ...next };
-    publish();
     await Promise.allSettled(retired.map((link) => link.close()));
     const unavailable = opened.filter((l) => l.unavailable().length > 0).map((l) => l.name);
     ctx.logger.info(`reconfigured: ${["added", "removed", "changed"].map((k) => `${k} ${changes[k as keyof ServerChanges].join(", ") || "none"}`).join("; ")}`);

@@ -13,13 +13,19 @@ export interface ServerChanges {
   unchanged: string[];
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+/**
+ * A value as JSON with every object's keys sorted (and undefined members left out), so two values that differ only
+ * in key order compare equal.
+ * @example
+ * canonicalJson({ b: 1, a: [2] }) === canonicalJson({ a: [2], b: 1 }) // true
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => compareNames(a, b));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "undefined";
 }
@@ -33,7 +39,7 @@ export function serverChanges(before: Readonly<Record<string, GatewayServerConfi
   const out: ServerChanges = { added: [], removed: [], changed: [], unchanged: [] };
   for (const name of Object.keys(after)) {
     if (!(name in before)) out.added.push(name);
-    else if (canonical(before[name]) !== canonical(after[name])) out.changed.push(name);
+    else if (canonicalJson(before[name]) !== canonicalJson(after[name])) out.changed.push(name);
     else out.unchanged.push(name);
   }
   for (const name of Object.keys(before)) if (!(name in after)) out.removed.push(name);

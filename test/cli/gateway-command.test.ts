@@ -1,7 +1,8 @@
 // The command and the gateway (issue 8 items 5, 6 and 9): the repository's default deployment (what `npm start`
 // serves) mounts MCP's reference server beside the plugins; `serve` refuses to start without a `required`
 // upstream; `check` reports upstreams; SIGHUP and `serve --watch` read the config again and apply its servers live,
-// telling listening clients, while a config with a problem is refused and the old one keeps serving.
+// telling listening clients, while a config with a problem — or one that changes a section only a restart applies —
+// is refused whole and the old one keeps serving.
 import { afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -84,13 +85,19 @@ describe("the gateway from the command line", { timeout: 90_000 }, () => {
     assert.match(report.problems[0]!.message, /"dead"/);
   });
 
-  it("names every changed section a reload cannot apply, the tool limits and observability included", async () => {
-    const { dir, write } = project({});
+  it("refuses on SIGHUP a reload that changes a section only a restart applies, applying none of it (its servers included)", async () => {
+    const alpha = stdioServer([LEGACY_FIXTURE, JSON.stringify({ name: "legacy", tools: ["alpha"] })]);
+    const { dir, write } = project({ legacy: alpha });
     const cli = startCli(cleanup, ["serve", "--port", "0", "--cwd", dir]);
-    await servedUrl(cli);
-    write('{ "servers": {}, "startupTimeoutMs": 20000, "tools": { "maxConcurrent": 8 }, "logging": { "access": false } }');
+    const url = await servedUrl(cli);
+    await cli.line(/^ {2}upstream legacy: up/);
+    const { client } = await connectV2(cleanup, new URL(url), "modern");
+    const second = stdioServer([LEGACY_FIXTURE, JSON.stringify({ name: "second", tools: ["beta"] })]);
+    write(JSON.stringify({ servers: { legacy: alpha, second }, startupTimeoutMs: 20_000, tools: { maxConcurrent: 8 }, logging: { access: false } }));
     cli.child.kill("SIGHUP");
-    await cli.stderrMatches(/changed tools, logging: this takes effect after a restart/);
+    await cli.stderrMatches(/the config was not reloaded, the previous one keeps serving: it changes logging, tools, which only a restart applies/);
+    assert.match(cli.stderr, /"code":"CONFIG_RELOAD_REFUSED"/);
+    assert.deepEqual(await listedTools(client), ["alpha", "list_server_toolsets"], "the new server did not go live");
   });
 
   for (const how of ["SIGHUP", "--watch"] as const) {

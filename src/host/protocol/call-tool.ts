@@ -10,7 +10,7 @@ import type { Logger } from "../../logger.js";
 import type { BuildTables, CompiledTool } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
 import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
-import { isInputRequired, sealOutgoing, type RequestStateSealer } from "./request-state.js";
+import { isInputRequired, openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import { resultProblem, type ToolCallGate } from "./tool-limits.js";
 import { markToolOutcome } from "./tool-outcome.js";
 
@@ -122,6 +122,9 @@ export async function callTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const tool = deps.tables.toolByName.get(params.name);
   if (!tool) throw unknownTool(params.name, deps.tables);
+  // A retry's state must be this caller's, for this tool (by its listed name, whichever alias was called): else -32602
+  // before anything runs. A first round (no state) takes no await here.
+  const state = sdk.mcpReq.requestState() === undefined ? undefined : await openIncoming(deps.requestState, { sdk, info, target: tool.name });
   const validating = tool.input.validate(params.arguments ?? {});
   const validated = isThenable(validating) ? await validating : validating;
   if (!validated.ok) return markToolOutcome(errorResult(`Invalid arguments for tool "${tool.name}": ${validated.message}`), "refused");
@@ -135,20 +138,27 @@ export async function callTool(
     return markToolOutcome(errorResult(messageOf(error)), "refused");
   }
   try {
-    return await runTool(deps, tool, validated.value as Record<string, unknown>, sdk, server, info);
+    return await runTool(deps, tool, validated.value as Record<string, unknown>, { sdk, server, info, state });
   } finally {
     release?.();
   }
+}
+
+/** The request a tool runs for: the SDK's context and server, the host's facts, and the state the retry carried. */
+interface ToolRequest {
+  sdk: ServerContext;
+  server: Server;
+  info: ServeRequestInfo;
+  state: unknown;
 }
 
 async function runTool(
   deps: CallToolDeps,
   tool: CompiledTool,
   args: Record<string, unknown>,
-  sdk: ServerContext,
-  server: Server,
-  info: ServeRequestInfo,
+  request: ToolRequest,
 ): Promise<CallToolResult | InputRequiredResult> {
+  const { sdk, server, info } = request;
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
   const handlerLogger = handlerLoggerOf(deps.logger, tool.extension);
@@ -158,7 +168,16 @@ async function runTool(
     outcome = await runWithTimeout(
       tool,
       (signal) => {
-        const base = requestContext({ sdk, server, info, extension: tool.extension, toolset: tool.toolset, signal, logger: handlerLogger });
+        const base = requestContext({
+          sdk,
+          server,
+          info,
+          extension: tool.extension,
+          toolset: tool.toolset,
+          signal,
+          logger: handlerLogger,
+          requestState: request.state,
+        });
         return tool.handler(args, toolContext(base, tool.rawName, sdk));
       },
       sdk.mcpReq.signal,
@@ -179,8 +198,8 @@ async function runTool(
     return markToolOutcome(errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`), "timeout");
   }
   const value = outcome.value;
-  // The state of an input request goes through the client: sign it now; the SDK verifies it on the retry.
-  if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, sdk);
+  // The state of an input request goes through the client: seal it now to this caller and tool; opened on the retry.
+  if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, { sdk, info, target: tool.name });
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
     deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, {
       code: "TOOL_HANDLER_FAILED",

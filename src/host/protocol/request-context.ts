@@ -51,6 +51,8 @@ export function requestContext(parts: {
   toolset: string;
   signal: AbortSignal;
   logger: Logger;
+  /** The state the retry carried, already opened (verified against this caller, method and target). */
+  requestState?: unknown;
 }): RequestContext {
   const { sdk, server, info } = parts;
   // The request's own (a legacy session's later requests carry their own, fresher token) before the session's.
@@ -78,7 +80,8 @@ export function requestContext(parts: {
     }
   };
   if (sdk.mcpReq.inputResponses !== undefined) context.inputResponses = sdk.mcpReq.inputResponses;
-  context.requestState = <T>() => sdk.mcpReq.requestState() as T | undefined;
+  const state = parts.requestState;
+  context.requestState = <T>() => state as T | undefined;
   if (sdk.mcpReq._meta !== undefined) context.meta = sdk.mcpReq._meta as Record<string, unknown>;
   context.mcp = sdk;
   return context;

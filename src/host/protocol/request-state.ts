@@ -1,32 +1,121 @@
 /**
- * Seals the multi-round-trip `requestState` a handler returns with `inputRequired(...)` (docs/design.md §10.11, the
- * MCP spec's MRTR integrity rule). The state round-trips through the client, so it is attacker-controlled: the
- * host signs it (HMAC, bound to the method and the caller) before it leaves and verifies it when it comes back,
- * so handlers read back exactly what they returned — or the retry is refused with -32602.
+ * Seals the multi-round-trip `requestState` a handler returns with `inputRequired(...)` (docs/design.md §7, the MCP
+ * spec's MRTR integrity rule). The state round-trips through the client, so it is attacker-controlled: the host signs
+ * it (the SDK's HMAC codec, with a TTL) before it leaves and verifies it when it comes back, bound to who asked (the
+ * verified token's subject and client), the method and its target (the tool, the prompt, the resource URI). A state
+ * that was tampered with, has expired, or comes back from another caller, on another method or for another target is
+ * refused with -32602 before any handler runs. It is signed, not encrypted: a client can read it.
  */
 import { randomBytes } from "node:crypto";
 import {
   createRequestStateCodec,
   inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type AuthInfo,
   type InputRequest,
   type InputRequiredResult,
-  type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { isStandardSchema } from "../../extension/schema-types.js";
+import type { ServeRequestInfo } from "./request-context.js";
 
-export type RequestStateSealer = RequestStateCodec<unknown>;
+/** What a sealed state is bound to: it is accepted back only where all three are the same. */
+export interface StateBinding {
+  /** The JSON-RPC method (`tools/call`, `prompts/get`, `resources/read`). */
+  method: string;
+  /** The tool or prompt name, or the resource URI. */
+  target: string;
+  /** Who asked (see `callerOf`). */
+  caller: string;
+}
+
+/** Signs and checks request state for one host (every build shares it, so a retry may land on a newer build). */
+export interface RequestStateSealer {
+  /** The state as it leaves: signed, expiring, bound to `binding`. */
+  seal(payload: unknown, binding: StateBinding): Promise<string>;
+  /** The payload of a state that came back, or a -32602 ProtocolError when it does not verify against `binding`. */
+  open(state: unknown, binding: StateBinding): Promise<unknown>;
+}
+
+/** How long a sealed state stays good: as long as the gateway keeps a paused call (a person may take minutes to answer). */
+export const REQUEST_STATE_TTL_SECONDS = 600;
 
 /**
  * @example
  * const sealer = requestStateSealer(options.requestStateKey); // a random per-process key when none is given
  */
-export function requestStateSealer(key?: string | Uint8Array, ttlSeconds = 600): RequestStateSealer {
-  return createRequestStateCodec<unknown>({
+export function requestStateSealer(key?: string | Uint8Array, ttlSeconds = REQUEST_STATE_TTL_SECONDS): RequestStateSealer {
+  // The SDK's codec binds to `bind(ctx)` of what mint/verify are given; here that is the binding itself (the SDK types
+  // it as its own context, which knows neither the target nor the host's view of the caller).
+  const codec = createRequestStateCodec<unknown>({
     key: key ?? randomBytes(32),
     ttlSeconds,
-    bind: (ctx: ServerContext) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ""}`,
+    bind: (binding) => bindingText(binding as unknown as StateBinding),
   });
+  return {
+    seal: (payload, binding) => codec.mint(payload, binding as unknown as ServerContext),
+    open: async (state, binding) => {
+      try {
+        if (typeof state !== "string") throw new Error("not a string");
+        return await codec.verify(state, binding as unknown as ServerContext);
+      } catch {
+        // One answer for every reason (forged, expired, another caller's, another target's): the client learns nothing.
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+      }
+    },
+  };
+}
+
+function bindingText(binding: StateBinding): string {
+  return JSON.stringify([binding.method, binding.target, binding.caller]);
+}
+
+function subjectOf(auth: AuthInfo): string {
+  const subject = auth.extra?.subject;
+  return typeof subject === "string" && subject.length > 0 ? subject : auth.clientId;
+}
+
+function issuerOf(auth: AuthInfo): string {
+  const iss = (auth.extra?.claims as { iss?: unknown } | undefined)?.iss;
+  return typeof iss === "string" ? iss : "";
+}
+
+/**
+ * Who is asking, as the state is bound to it: with auth, the verified token's issuer, subject and client (so another
+ * user's token — even of the same client — cannot replay it); without auth, the legacy session, else the stdio
+ * process's one client, else nobody in particular (an unauthenticated HTTP deployment cannot tell its callers apart).
+ * @example
+ * callerOf(sdk, info) // '["token","https://id.example.com/","user-1","web-app"]'
+ */
+export function callerOf(sdk: ServerContext, info: ServeRequestInfo): string {
+  const auth = sdk.http?.authInfo ?? info.authInfo;
+  if (auth !== undefined) return JSON.stringify(["token", issuerOf(auth), subjectOf(auth), auth.clientId]);
+  const session = info.sessionId ?? sdk.sessionId;
+  if (session !== undefined) return JSON.stringify(["session", session]);
+  return JSON.stringify([info.transport === "stdio" ? "stdio" : "anonymous"]);
+}
+
+/** Where a state is sealed or opened: the request being handled and its target (the tool, prompt or resource URI). */
+export interface StateSite {
+  sdk: ServerContext;
+  info: ServeRequestInfo;
+  target: string;
+}
+
+function bindingOf(site: StateSite): StateBinding {
+  return { method: site.sdk.mcpReq.method, target: site.target, caller: callerOf(site.sdk, site.info) };
+}
+
+/**
+ * The state a retry carried, opened for this request: undefined on a first round, the payload the handler sealed when
+ * it verifies, else a -32602 ProtocolError (thrown before any handler runs). A first round costs nothing.
+ * @example
+ * const state = await openIncoming(sealer, { sdk, info, target: tool.name });
+ */
+export async function openIncoming(sealer: RequestStateSealer, site: StateSite): Promise<unknown> {
+  const raw = site.sdk.mcpReq.requestState();
+  return raw === undefined ? undefined : sealer.open(raw, bindingOf(site));
 }
 
 /** True for the `inputRequired(...)` result a handler returns to ask the client first. */
@@ -54,14 +143,14 @@ function normalizeRequests(value: InputRequiredResult): InputRequiredResult {
 }
 
 /**
- * Readies an `inputRequired(...)` result to leave: its requests normalized, its state signed (the SDK verifies it
- * on the retry). Any other result passes unchanged.
+ * Readies an `inputRequired(...)` result to leave: its requests normalized, its state sealed to this request's caller,
+ * method and target (opened with `openIncoming` on the retry). Any other result passes unchanged.
  * @example
- * return sealOutgoing(sealer, await handler(args, ctx), sdk);
+ * return sealOutgoing(sealer, await handler(args, ctx), { sdk, info, target: tool.name });
  */
-export async function sealOutgoing<T>(sealer: RequestStateSealer, value: T, sdk: ServerContext): Promise<T> {
+export async function sealOutgoing<T>(sealer: RequestStateSealer, value: T, site: StateSite): Promise<T> {
   if (!isInputRequired(value)) return value;
   const normalized = normalizeRequests(value);
   if (normalized.requestState === undefined) return normalized as T;
-  return { ...normalized, requestState: await sealer.mint(normalized.requestState, sdk) } as T;
+  return { ...normalized, requestState: await sealer.seal(normalized.requestState, bindingOf(site)) } as T;
 }

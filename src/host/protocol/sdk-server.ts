@@ -26,7 +26,7 @@ import { callTool } from "./call-tool.js";
 import { observedRegistrar } from "./observed-handlers.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
 import { speakLegacyErrorCodes } from "./era-error-codes.js";
-import { sealOutgoing, type RequestStateSealer } from "./request-state.js";
+import { openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import type { ToolCallGate } from "./tool-limits.js";
 
 /** What every per-request server of one build shares. */
@@ -81,13 +81,21 @@ async function guarded<T>(core: ProtocolCore, owner: { extension: string }, what
   }
 }
 
-function contextFor(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext, owner: { extension: string; toolset: string }) {
+function contextFor(
+  core: ProtocolCore,
+  server: Server,
+  info: ServeRequestInfo,
+  sdk: ServerContext,
+  owner: { extension: string; toolset: string },
+  requestState?: unknown,
+) {
   return requestContext({
     sdk,
     server,
     info,
     extension: owner.extension,
     toolset: owner.toolset,
+    requestState,
     signal: sdk.mcpReq.signal,
     logger: core.logger.child(owner.extension, { extension: owner.extension }),
   });
@@ -119,18 +127,20 @@ async function readResource(
   uri: string,
   sdk: ServerContext,
 ): Promise<ReadResourceResult | InputRequiredResult> {
+  // A retry's state must be this caller's, for this very URI (a template's state does not open another of its URIs).
+  const site = { sdk, info, target: uri };
   const direct = core.tables.resourceByUri.get(uri);
-  if (direct)
-    return sealOutgoing(
-      core.requestState,
-      await guarded(core, direct, `resources/read of "${uri}"`, () => direct.spec.read(contextFor(core, server, info, sdk, direct))),
-      sdk,
-    );
+  if (direct) {
+    const state = await openIncoming(core.requestState, site);
+    const read = () => direct.spec.read(contextFor(core, server, info, sdk, direct, state));
+    return sealOutgoing(core.requestState, await guarded(core, direct, `resources/read of "${uri}"`, read), site);
+  }
   for (const template of core.tables.templateList) {
     const variables = template.matcher.match(uri);
     if (variables) {
-      const read = () => template.spec.read(uri, variables, contextFor(core, server, info, sdk, template));
-      return sealOutgoing(core.requestState, await guarded(core, template, `resources/read of "${uri}"`, read), sdk);
+      const state = await openIncoming(core.requestState, site);
+      const read = () => template.spec.read(uri, variables, contextFor(core, server, info, sdk, template, state));
+      return sealOutgoing(core.requestState, await guarded(core, template, `resources/read of "${uri}"`, read), site);
     }
   }
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
@@ -149,15 +159,15 @@ async function getPrompt(
     const available = core.tables.prompts.map((p) => p.name).join(", ") || "none on this selection";
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${name}". Available: ${available}`);
   }
+  // A retry's state must be this caller's, for this prompt (by its listed name): else -32602 before anything runs.
+  const site = { sdk, info, target: prompt.name };
+  const state = await openIncoming(core.requestState, site);
   const missing = (prompt.spec.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === "")).map((a) => a.name);
   if (missing.length > 0) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${name}" needs the argument(s) ${missing.map((m) => `"${m}"`).join(", ")}`);
   }
-  return sealOutgoing(
-    core.requestState,
-    await guarded(core, prompt, `prompts/get of "${name}"`, () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt))),
-    sdk,
-  );
+  const get = () => prompt.spec.get(args, contextFor(core, server, info, sdk, prompt, state));
+  return sealOutgoing(core.requestState, await guarded(core, prompt, `prompts/get of "${name}"`, get), site);
 }
 
 async function complete(
@@ -222,7 +232,6 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     {
       capabilities: SERVER_CAPABILITIES,
       ...(options.modernRevision === undefined ? {} : { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, options.modernRevision] }),
-      requestState: { verify: (state, ctx) => core.requestState.verify(state, ctx) },
       ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
     },
   );

@@ -1,9 +1,9 @@
 /**
  * The state the gateway puts in an `input_required` result it hands its client, to know on the next round what the
  * round was for: an approval it asked for, a 2026-07-28 upstream's own `requestState` to send back, or a call paused
- * on server-to-client requests. The host seals it (HMAC, bound to the method and the caller) before it leaves and
- * verifies it when it returns, so what arrives here is what the gateway wrote — but it is still checked to belong to
- * the tool it comes back to.
+ * on server-to-client requests. The host seals it (HMAC, bound to the caller's subject, the method and the tool) before
+ * it leaves and verifies it when it returns, so what arrives here is what the gateway wrote for this caller and tool —
+ * still checked to belong to the tool it comes back to. Signed, not encrypted: it holds nothing secret.
  */
 
 /** What a round was for. `t` names the tool (`server/tool`) the state belongs to. */

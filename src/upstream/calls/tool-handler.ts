@@ -50,8 +50,17 @@ function withMeta(meta: Readonly<Record<string, unknown>> | undefined, trace: Re
   return { meta: { ...meta, ...trace } };
 }
 
+/**
+ * Who a paused call belongs to, so only they resume it: the verified token's issuer, subject and client (never the
+ * client alone: two users of one app share it); without auth, the legacy session, if any. The host binds the
+ * round's sealed state the same way; this check stands behind that one.
+ */
 function ownerOf(ctx: ToolContext): string {
-  return ctx.auth?.clientId ?? "";
+  const auth = ctx.auth;
+  if (auth === undefined) return JSON.stringify(["session", ctx.sessionId ?? ""]);
+  const subject = typeof auth.extra?.subject === "string" ? auth.extra.subject : auth.clientId;
+  const iss = (auth.extra?.claims as { iss?: unknown } | undefined)?.iss;
+  return JSON.stringify(["token", typeof iss === "string" ? iss : "", subject, auth.clientId]);
 }
 
 function shownArguments(args: Record<string, unknown>): string {
