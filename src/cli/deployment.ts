@@ -15,6 +15,7 @@ import { assertNoUnknownToolsets, parseSelection } from "../host/selection.js";
 import type { Logger, LogLevel } from "../logger.js";
 import { createObservability, type Observability } from "../observe/observability.js";
 import { createPinoLogger } from "../observe/pino-logger.js";
+import { routeConsoleTo } from "../observe/console-capture.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
@@ -163,6 +164,8 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
     level: settings.logLevel ?? config.logging.level ?? options.logLevel,
     format: settings.logFormat ?? config.logging.format,
   });
+  // What libraries print (the SDK's own warnings) becomes log lines too, never raw text on stderr or stdout.
+  routeConsoleTo(logger);
   const observability = observabilityOf(config, logger);
   const names = namesOf(settings, env, config);
   const extensions = await loadWanted(cwd, config, names, logger);

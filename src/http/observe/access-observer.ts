@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import { context } from "@opentelemetry/api";
 import type { RequestHandler } from "express";
 import type { Observability } from "../../observe/observability.js";
-import { withLogFields } from "../../observe/log-context.js";
+import { type RequestTrack, withLogFields } from "../../observe/log-context.js";
 import { ambientOfHeaders } from "../../observe/tracing.js";
 import { onResponseClose } from "../connection-tracker.js";
 import { mcpFactsOf, requestIdOf } from "./http-request-facts.js";
@@ -53,7 +53,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
   const middleware: RequestHandler = (req, res, next) => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    const track = { observed: false };
+    const track: RequestTrack = { observed: false };
     const path = req.path;
     const route = routeOf(path);
     const ambient = tracing === undefined ? undefined : ambientOfHeaders(req.headers);
@@ -95,7 +95,10 @@ export function accessObserver(observability: Observability, routes: ObservedRou
       res.setHeader("x-request-id", requestId);
       inFlight.add(req);
       // The close listener every part of the edge shares (it follows "finish", and is the only event of an aborted request).
-      onResponseClose(res, () => withLogFields({ requestId }, finish));
+      onResponseClose(res, () => {
+        withLogFields({ requestId }, finish);
+        track.ended = true;
+      });
     } catch {
       // Observing is best effort; the request goes on.
     }
