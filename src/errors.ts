@@ -36,7 +36,7 @@ export const ERROR_CODES = {
   EXTENSION_SETUP_TIMEOUT: "An extension's setup() did not finish within the setup timeout.",
   EXTENSION_DISPOSE_FAILED: "One or more extensions' dispose() threw.",
   EXTENSION_HOOK_FAILED: "An extension's onServer() threw; its changes to that build were discarded.",
-  TOOL_SCHEMA_INVALID: "A tool's input or output schema is not object-rooted or does not compile.",
+  TOOL_SCHEMA_INVALID: "A tool's input or output schema is not object-rooted, does not compile, or has a pattern no linear-time engine can run.",
   TOOL_EXTENSION_FAILED: "A tool extension threw or its wrap() returned a non-function; the tool was left out.",
   TOOL_NAME_CLASH: "Two extensions contributed the same tool, prompt or resource to one toolset.",
   TOOL_HANDLER_FAILED: "A tool handler threw; the caller got an isError result.",

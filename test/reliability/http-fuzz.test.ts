@@ -1,13 +1,15 @@
 // A seeded fuzz of the HTTP edge (docs/design.md §16, docs/reliability.md) against the real `mcp-host serve`: requests
 // of both eras bent in every family the generator has — methods, paths, headers, bodies, JSON-RPC shapes, content
-// codings, charsets and byte-order marks, framing — sent 16 at a time on fresh connections. Not one may get a 5xx; every 4xx the app sends carries
+// codings, charsets and byte-order marks, framing, and tool calls that meet catastrophic schema patterns — sent 16 at
+// a time on fresh connections. Not one may get a 5xx; every 4xx the app sends carries
 // a JSON-RPC error body; every request is answered (or its connection closed) in bounded time; the server is alive
 // and serving at the end. Prints the seed, the status histogram, p50/p99 and the server's RSS before and after.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Cleanup } from "../helpers/cleanup.js";
 import { exchange, type Exchange } from "./kit/exchange.js";
-import { FAMILIES, fuzzCase, type FuzzCase } from "./kit/fuzz-cases.js";
+import { FAMILIES, type Family, fuzzCase, type FuzzCase } from "./kit/fuzz-cases.js";
+import { patternedServer } from "./kit/schema-family.js";
 import { count, figure, histogram, mib, ms, percentile } from "./kit/report.js";
 import { scaled } from "./kit/scale.js";
 import { seededRandom } from "./kit/seed.js";
@@ -17,11 +19,15 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 const REQUESTS = scaled(3_000, 30_000);
+/** RELIABILITY_FUZZ_FAMILY=schema fuzzes one family alone (the figures then show only it). */
+const ONLY = process.env.RELIABILITY_FUZZ_FAMILY as Family | undefined;
+if (ONLY !== undefined && !FAMILIES.includes(ONLY)) throw new Error(`RELIABILITY_FUZZ_FAMILY: no family "${ONLY}" (${FAMILIES.join(", ")})`);
 const IN_FLIGHT = 16;
 /** Longer than the server's own request timeout (2 s here), so a request the server holds shows as its 408. */
 const EXCHANGE_TIMEOUT_MS = 10_000;
 
-const CONFIG = "http:\n  headersTimeoutMs: 1000\n  requestTimeoutMs: 2000\n  maxBodyBytes: 65536\n";
+// The patterned upstream (the schema family's gateway tools) is one more stdio child of the served command.
+const CONFIG = `http:\n  headersTimeoutMs: 1000\n  requestTimeoutMs: 2000\n  maxBodyBytes: 65536\n${patternedServer()}`;
 
 /** A JSON-RPC error body, as the app sends with every 4xx of its own. */
 function isJsonRpcError(body: string): boolean {
@@ -59,7 +65,7 @@ describe("the HTTP edge under a seeded fuzz", { timeout: 300_000 }, () => {
     const worker = async () => {
       while (next < REQUESTS) {
         next += 1;
-        const c = fuzzCase(random, served.port);
+        const c = fuzzCase(random, served.port, ONLY ?? random.pick(FAMILIES));
         const answer = await exchange(served.port, c.bytes, EXCHANGE_TIMEOUT_MS);
         const kind = classify(answer);
         count(statuses, kind);
@@ -79,6 +85,12 @@ describe("the HTTP edge under a seeded fuzz", { timeout: 300_000 }, () => {
     const shown = bad.slice(0, 5).map(({ c, answer }) => `${c.family}/${c.what}: ${String(answer.outcome)} ${answer.body.slice(0, 200)}`);
     assert.deepEqual(shown, [], `seed ${random.seed}: answers a client mistake must never get`);
     assert.equal([...statuses.keys()].filter((k) => k.endsWith("!")).length, 0, "no 5xx at all");
+    // Every schema case is a well-formed call of a tool on offer: answered 200, its result a validation error or a value.
+    assert.deepEqual(
+      [...byFamily.get("schema")!.keys()].filter((k) => k !== "200"),
+      [],
+      "schema family: answered 200 only",
+    );
     assert.ok(served.alive(), `the server died: ${served.cli.stderr.slice(-2000)}`);
     const health = await fetch(new URL("/healthz", served.baseUrl));
     assert.equal(health.status, 200);

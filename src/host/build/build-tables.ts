@@ -95,8 +95,9 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       const output = tool.spec.outputSchema === undefined ? undefined : outputSchemaOf(tool.spec.outputSchema, tool.spec.validateOutput !== false);
       usable.push({ tool, input, ...(output ? { output } : {}) });
     } catch (error) {
-      const failure = extensionError("TOOL_SCHEMA_INVALID", tool.extension, `tool "${tool.name}" is left out`, error);
-      logger.warn(failure.message, { code: failure.code, extension: tool.extension, tool: tool.name });
+      // The toolset says which upstream server a gateway tool came from (its extension is the gateway's).
+      const failure = extensionError("TOOL_SCHEMA_INVALID", tool.extension, `tool "${tool.name}" (toolset "${tool.toolset}") is left out`, error);
+      logger.warn(failure.message, { code: failure.code, extension: tool.extension, toolset: tool.toolset, tool: tool.name });
     }
   }
   const names = assignNames(usable.map(({ tool }) => ({ owner: tool.toolset, name: tool.name })));

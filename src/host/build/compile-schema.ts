@@ -8,7 +8,7 @@
  */
 import type { StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { isStandardSchema, type JsonSchemaObject, type SchemaInput } from "../../extension/schema-types.js";
-import { engineFor, type ValidateFunction } from "./json-schema-engine.js";
+import { engineFor, refusedPatternsOf, type ValidateFunction } from "./json-schema-engine.js";
 
 /** The outcome of validating a value: the value to use (a Standard Schema may transform it) or a message. */
 export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; message: string };
@@ -41,6 +41,7 @@ function compileJson(schema: JsonSchemaObject, role: "input" | "output"): Compil
   }
   if (role === "input") assertObjectRoot(schema);
   checkJsonSchema(schema);
+  assertLinearPatterns(schema, role);
   let validator: ValidateFunction | undefined;
   let broken: string | undefined;
   return {
@@ -70,6 +71,22 @@ function checkJsonSchema(schema: JsonSchemaObject): void {
       throw new Error(`its schema does not compile: can't resolve reference ${ref}${inside ? "" : "; external references are never fetched — inline it"}`);
     }
   }
+}
+
+/**
+ * Every pattern must run on the linear engine: one that needs backtracking (a lookaround, a backreference) leaves
+ * the tool out now, named by its keyword path, rather than fail on each call. (The engine refuses it anyway: this
+ * only says so early, and where.)
+ */
+function assertLinearPatterns(schema: JsonSchemaObject, role: "input" | "output"): void {
+  const [refused] = refusedPatternsOf(schema);
+  if (refused === undefined) return;
+  const where = `its ${role} schema's pattern at ${refused.path} (${JSON.stringify(refused.pattern.slice(0, 100))})`;
+  if (refused.invalid) throw new Error(`${where} is not a valid pattern (JSON Schema patterns are read with the u flag): ${refused.reason}`);
+  throw new Error(
+    `${where} cannot be checked in linear time: ${refused.reason}; ` +
+      "mcp-host runs schema patterns on a linear-time engine (RE2) — rewrite it without lookaround or backreferences",
+  );
 }
 
 function refsOf(node: unknown, out: string[] = []): string[] {

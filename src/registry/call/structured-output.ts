@@ -2,23 +2,16 @@
  * Checking a tool's `structuredContent` against its declared `outputSchema`. Validators are compiled lazily, once per
  * listing: each listing gets its own Ajv instance (ListingChecks keys them by listing), so a re-listed server's old
  * schemas are dropped with it instead of piling up in a shared cache. External `$ref`s are never fetched; a schema
- * that does not compile is not enforced (with a warning) rather than making the tool unusable.
+ * that does not compile is not enforced (with a warning) rather than making the tool unusable. Patterns and formats
+ * run in linear time (../schema-engine.ts): a pattern that needs backtracking (a lookaround, a backreference) is the
+ * one part left unenforced, with a warning naming it, and the rest of the schema is still checked.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
-import AjvModule from "ajv";
-import Ajv2019Module from "ajv/dist/2019.js";
-import Ajv2020Module from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { messageOf } from "../../errors.js";
 import type { Logger } from "../../logger.js";
+import { type AjvLike, type Dialect, dialectOf, linearAjv, type UnenforcedPattern } from "../schema-engine.js";
 
-type AjvLike = InstanceType<typeof AjvModule.default>;
 type Validate = ((data: unknown) => boolean) & { errors?: Array<{ keyword: string; instancePath: string; message?: string }> | null };
-
-const Ajv07 = AjvModule.default;
-const Ajv2019 = Ajv2019Module.default;
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
 
 /** Most bytes of a bad payload kept in the error result. */
 export const MAX_PAYLOAD_BYTES = 2048;
@@ -29,13 +22,6 @@ export interface OutputViolation {
   message: string;
   /** The raw payload as JSON, cut to 2 KiB. */
   payload: string;
-}
-
-function dialect(schema: Record<string, unknown>): "07" | "2019" | "2020" {
-  const id = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (/draft-0[4-7]/.test(id)) return "07";
-  if (id.includes("2019-09")) return "2019";
-  return "2020";
 }
 
 /**
@@ -58,17 +44,17 @@ export function clip(text: string, max: number = MAX_PAYLOAD_BYTES): string {
  * const checks = new OutputChecks(logger); const v = checks.check(tool, result); if (v) …v.keyword
  */
 export class OutputChecks {
-  private readonly ajv = new Map<string, AjvLike>();
+  private readonly ajv = new Map<Dialect, AjvLike>();
   private readonly compiled = new Map<Tool, Validate | null>();
+  /** The patterns left unenforced by the compile in progress. */
+  private unenforced: UnenforcedPattern[] = [];
 
   constructor(private readonly logger: Logger) {}
 
-  private instance(kind: "07" | "2019" | "2020"): AjvLike {
+  private instance(kind: Dialect): AjvLike {
     let ajv = this.ajv.get(kind);
     if (!ajv) {
-      const Ctor = kind === "07" ? Ajv07 : kind === "2019" ? Ajv2019 : Ajv2020;
-      ajv = new Ctor({ strict: false, allErrors: false, validateSchema: false }) as AjvLike;
-      addFormats(ajv as never);
+      ajv = linearAjv(kind, { onUnenforced: (pattern) => this.unenforced.push(pattern) });
       this.ajv.set(kind, ajv);
     }
     return ajv;
@@ -79,12 +65,19 @@ export class OutputChecks {
     let validate: Validate | null = null;
     const schema = tool.outputSchema as Record<string, unknown> | undefined;
     if (schema && typeof schema === "object") {
+      this.unenforced = [];
       try {
-        validate = this.instance(dialect(schema)).compile(schema) as Validate;
+        validate = this.instance(dialectOf(schema)).compile(schema) as Validate;
       } catch (error) {
         this.logger.warn(`tool "${tool.name}" declares an outputSchema that does not compile; its structured content is not checked`, {
           error: messageOf(error),
         });
+      }
+      for (const { pattern, reason } of this.unenforced) {
+        this.logger.warn(
+          `tool "${tool.name}" declares an outputSchema pattern that cannot be checked in linear time (${reason}); that pattern is not enforced`,
+          { pattern: pattern.slice(0, 200) },
+        );
       }
     }
     this.compiled.set(tool, validate);

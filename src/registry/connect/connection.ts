@@ -20,6 +20,7 @@ import { waitAtMost } from "../limits.js";
 import type { Redactor } from "../redact.js";
 import type { ServerSpecification, ServerStatus } from "../types.js";
 import { negotiationFor, verdictOf } from "./era.js";
+import { LinearSchemaValidator } from "./schema-validator.js";
 import { StdioProcessTransport, type ChildExit } from "./stdio-process.js";
 
 /** How each new client is prepared for server-to-client requests (the call layer's router does this). */
@@ -200,6 +201,7 @@ export class ServerConnection {
     const client = new Client(this.deps.clientInfo, {
       capabilities: this.deps.setup.capabilities(this.spec),
       inputRequired: { autoFulfill: false },
+      jsonSchemaValidator: new LinearSchemaValidator(), // never the SDK's own ajv: its patterns backtrack
       ...(negotiation ? { versionNegotiation: negotiation } : {}),
     });
     this.deps.setup.install(client, this.spec);

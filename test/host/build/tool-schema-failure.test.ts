@@ -35,7 +35,8 @@ async function assertLeftOut(records: LogRecord[], tool: string, reason: string 
   assert.equal(warnings[0]!.level, "warn");
   assert.equal(warnings[0]!.data?.extension, "schemas");
   assert.equal(warnings[0]!.data?.tool, tool);
-  const prefix = `[extension schemas] tool "${tool}" is left out: `;
+  assert.equal(warnings[0]!.data?.toolset, "schemas");
+  const prefix = `[extension schemas] tool "${tool}" (toolset "schemas") is left out: `;
   assert.ok(warnings[0]!.message.startsWith(prefix), warnings[0]!.message);
   const rest = warnings[0]!.message.slice(prefix.length);
   if (typeof reason === "string") assert.equal(rest, reason);
@@ -95,6 +96,72 @@ describe("a tool schema that cannot be used", () => {
     } finally {
       globalThis.fetch = realFetch;
     }
+  });
+});
+
+describe("a tool schema whose pattern needs a backtracking engine", () => {
+  const linear = "mcp-host runs schema patterns on a linear-time engine (RE2) — rewrite it without lookaround or backreferences";
+  const cases: Array<{ what: string; tool: ToolSpec<any>; reason: string }> = [
+    {
+      what: "a backreference in a property's pattern",
+      tool: textTool("backref", { inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^(a)\\1$" } } } }),
+      reason: `its input schema's pattern at /properties/q/pattern ("^(a)\\\\1$") cannot be checked in linear time: it uses a backreference (\\1); ${linear}`,
+    },
+    {
+      what: "a lookbehind in a patternProperties key",
+      tool: textTool("keyed", { inputSchema: { type: "object", patternProperties: { "^(?<=x)y$": { type: "string" } } } }),
+      reason: `its input schema's pattern at /patternProperties/^(?<=x)y$ ("^(?<=x)y$") cannot be checked in linear time: it uses a lookbehind ("(?<="); ${linear}`,
+    },
+    {
+      what: "a lookahead in a $defs entry reached through items",
+      tool: textTool("deep", {
+        inputSchema: {
+          type: "object",
+          properties: { tags: { type: "array", items: { $ref: "#/$defs/tag" } } },
+          $defs: { tag: { type: "string", pattern: "^(?!x)" } },
+        },
+      }),
+      reason: `its input schema's pattern at /$defs/tag/pattern ("^(?!x)") cannot be checked in linear time: it uses a lookahead ("(?!"); ${linear}`,
+    },
+    {
+      what: "a lookahead in the output schema",
+      tool: textTool("out", { outputSchema: { type: "object", properties: { id: { type: "string", pattern: "^(?=\\d)" } } } }),
+      reason: `its output schema's pattern at /properties/id/pattern ("^(?=\\\\d)") cannot be checked in linear time: it uses a lookahead ("(?="); ${linear}`,
+    },
+  ];
+  for (const { what, tool, reason } of cases) {
+    it(`leaves the tool out: ${what}, named by its keyword path`, async () => {
+      const { records } = await withTool(tool);
+      await assertLeftOut(records, tool.name, reason);
+    });
+  }
+
+  it("leaves the tool out: a pattern JavaScript's u flag refuses (ajv reads patterns so), named by its keyword path", async () => {
+    const { records } = await withTool(textTool("escape", { inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^\\-$" } } } }));
+    await assertLeftOut(
+      records,
+      "escape",
+      'its input schema\'s pattern at /properties/q/pattern ("^\\\\-$") is not a valid pattern (JSON Schema patterns are read with the u flag): Invalid regular expression: /^\\-$/u: Invalid escape',
+    );
+  });
+
+  it('serves a tool whose "pattern" keys are data or property names, not patterns', async () => {
+    const inputSchema = {
+      type: "object",
+      properties: {
+        pattern: { type: "string", default: "(?=x)" },
+        rule: { enum: [{ pattern: "(a)\\1" }], const: { pattern: "(?<=y)" }, examples: [{ pattern: "(?!z)" }] },
+      },
+    };
+    const started = await startedHost([{ name: "schemas", tools: [textTool("data", { inputSchema })] }]);
+    host = started.host;
+    const { client, close } = await connectInProcess(host, "");
+    try {
+      assert.equal(await callOk(client, "data", { pattern: "(?=x)" }), "data ok");
+    } finally {
+      await close();
+    }
+    assert.deepEqual(logsWithCode(started.records, "TOOL_SCHEMA_INVALID"), []);
   });
 });
 

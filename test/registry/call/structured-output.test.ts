@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ERROR_META_KEY, registryErrorCode, toText, type RegistryErrorMeta } from "../../../src/registry/index.js";
 import { ListingChecks, MAX_PAYLOAD_BYTES, OutputChecks } from "../../../src/registry/call/structured-output.js";
-import { silentLogger } from "../../../src/logger.js";
+import { memoryLogger, silentLogger } from "../../../src/logger.js";
 import { legacyStdio, logsOf, registryHarness } from "../../helpers/registry/harness.js";
 
 const TOOLS = ["structured_bad", "structured_ok", "structured_missing", "is_error"];
@@ -68,6 +68,41 @@ describe("structured output", () => {
     for (let i = 0; i < 3; i++) assert.equal(checks.check(tool, { content: [], structuredContent: { n: i } }), undefined);
     assert.equal(checks.check(tool, { content: [], structuredContent: { n: "x" } })?.keyword, "type");
     assert.equal(compiled, 1);
+  });
+
+  it("checks patterns in linear time: a catastrophic payload is refused at once", { timeout: 20_000 }, () => {
+    const checks = new OutputChecks(silentLogger);
+    const tool = {
+      name: "t",
+      inputSchema: { type: "object" as const },
+      outputSchema: { type: "object" as const, properties: { s: { type: "string", pattern: "^(a+)+$" } } },
+    };
+    const violation = checks.check(tool, { content: [], structuredContent: { s: `${"a".repeat(64)}!` } });
+    assert.equal(violation?.keyword, "pattern");
+    assert.equal(checks.check(tool, { content: [], structuredContent: { s: "aaa" } }), undefined);
+  });
+
+  it("leaves a pattern no linear engine can run unenforced, with a warning, and checks the rest", () => {
+    const { logger, records } = memoryLogger("warn");
+    const checks = new OutputChecks(logger);
+    const outputSchema = {
+      type: "object" as const,
+      properties: { s: { type: "string", pattern: "^(?!admin$)" }, n: { type: "integer" } },
+      required: ["n"],
+    };
+    const tool = { name: "t", inputSchema: { type: "object" as const }, outputSchema };
+    assert.equal(checks.check(tool, { content: [], structuredContent: { s: "admin", n: 1 } }), undefined);
+    assert.equal(checks.check(tool, { content: [], structuredContent: { s: "admin", n: "one" } })?.keyword, "type");
+    assert.deepEqual(
+      records.map((r) => [r.level, r.message, r.data]),
+      [
+        [
+          "warn",
+          'tool "t" declares an outputSchema pattern that cannot be checked in linear time (it uses a lookahead ("(?!")); that pattern is not enforced',
+          { pattern: "^(?!admin$)" },
+        ],
+      ],
+    );
   });
 
   it("keeps one set of validators per listing, and starts afresh with a new listing", () => {
