@@ -88,5 +88,5 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
    */
   modernFastPath?: boolean;
   /** The upstream servers the operator page lists (the gateway's `status()`); default: those the host reports down. */
-  upstreams?: () => readonly { server: string; state: string; tools?: number; code?: string; message?: string }[];
+  upstreams?: () => readonly { server: string; state: string; tools?: number; paused?: number; code?: string; message?: string }[];
 }

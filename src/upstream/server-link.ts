@@ -45,6 +45,8 @@ export interface ServerLinkStatus {
   tools: number;
   /** True once it was connected and listed at least once. */
   connected: boolean;
+  /** Calls waiting for their client's next round (bounded in all and per caller). */
+  paused: number;
   code?: string;
   message?: string;
 }
@@ -142,6 +144,7 @@ export class ServerLink {
       state: this.state,
       tools: this.offerNow.tools.length,
       connected: this.everListed,
+      paused: this.paused.held.calls,
       ...(down ? { code: down.code, ...(down.message === undefined ? {} : { message: down.message }) } : {}),
     };
   }

@@ -59,6 +59,12 @@ function checkMetrics(options: HostAppOptions): void {
   );
 }
 
+/** The gateway's calls waiting for their client's next round, in all servers (when the app was told of upstreams). */
+function pausedOf(options: HostAppOptions): Record<string, number> {
+  if (options.upstreams === undefined) return {};
+  return { gateway_paused_calls: options.upstreams().reduce((sum, s) => sum + (s.paused ?? 0), 0) };
+}
+
 /**
  * @example
  * const observation = observeEdge(app, host, options); … observation.routes(auth, endpoints);
@@ -85,7 +91,7 @@ export function observeEdge(app: express.Express, host: McpHost, options: HostAp
       observability?.watch({
         legacySessions: () => endpoints.sessions.size,
         listenStreams: openStreams,
-        heldEntries: () => ({ ...endpoints.held(), ...limits.held() }),
+        heldEntries: () => ({ ...endpoints.held(), ...limits.held(), ...pausedOf(options) }),
         extensionStatuses: () => host.extensionStatuses(),
       });
       if (metrics !== undefined && options.metrics?.port === undefined)

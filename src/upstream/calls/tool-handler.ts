@@ -112,11 +112,13 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
 
   /** Starts the upstream call (first round, or the next round of a 2026-07-28 upstream's questions). */
   const start = (args: Record<string, unknown>, ctx: ToolContext, upstreamState: { s?: string } | undefined): Promise<ToolResult> => {
-    const call = new UpstreamCall(ownerOf(ctx));
+    const owner = ownerOf(ctx);
+    const call = new UpstreamCall(owner);
     const capabilities = ctx.clientCapabilities;
-    // A 2025 upstream's question pauses the call only when this client can answer it and there is room to wait.
+    // A 2025 upstream's question pauses the call only when this client can answer it and there is room to wait
+    // (in all, and within this caller's share).
     const relay = (request: UpstreamRequest, ask: (r: UpstreamRequest) => Promise<unknown>) =>
-      unanswerable(capabilities, [request.method]).length === 0 && calls.paused.hasRoom() ? ask(request) : undefined;
+      unanswerable(capabilities, [request.method]).length === 0 && calls.paused.hasRoom(owner) ? ask(request) : undefined;
     call.start((ask, signal, onprogress) =>
       observeUpstreamCall(calls.observer, observed, (trace) =>
         calls.registry.callTool(tool.name, args, {
