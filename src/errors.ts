@@ -8,6 +8,7 @@
 export const ERROR_CODES = {
   CONFIG_INVALID: "The configuration does not match the schema.",
   CONFIG_SECRET_UNRESOLVED: "A ${env:…} or ${file:…} secret reference could not be resolved.",
+  CONFIG_SECRET_TOO_SHORT: "A secret reference resolved to a value too short to be redacted (fewer than 4 characters).",
   MCP_CREDENTIALS_INLINE: "A credential was written literally where a secret reference is required.",
   MCP_URL_INVALID:
     "A configured URL (an upstream server, a token, key or introspection endpoint) is not acceptable (scheme, userinfo, query, fragment, or malformed).",

@@ -47,7 +47,7 @@ export async function reloadOnce(settings: CliSettings, env: Env, state: { deplo
   const logger = deployment.logger;
   let next: DeploymentConfig;
   try {
-    const read = await readDeploymentConfig(settings, env, true);
+    const read = await readDeploymentConfig(settings, env, true, deployment.redactor);
     refuseUnknownAuthKinds(read, deployment.authKinds);
     next = read.config;
   } catch (error) {
@@ -74,7 +74,7 @@ async function applyServers(deployment: Deployment, next: DeploymentConfig, logg
   if (!deployment.gateway) {
     if (Object.keys(next.servers).length === 0) return "no servers";
     // The first servers of a deployment that had none: the gateway joins the running host.
-    const gateway = (await gatewayFor(next, logger, deployment.observability)) as Gateway;
+    const gateway = (await gatewayFor(next, logger, deployment.observability, deployment.redactor)) as Gateway;
     await deployment.host.add(gateway.extension, "the config's servers");
     deployment.gateway = gateway;
     const problems = gateway.problems();

@@ -262,12 +262,17 @@ export class McpHost {
 
   /** What extensions report as unavailable right now (the gateway's upstream servers that are down). */
   unavailable(): UnavailableDescription[] {
-    return this.extensions.unavailable();
+    return this.reported(this.extensions.unavailable());
   }
 
   /** The statuses of every extension (failure records included), for `/toolsets` and `/healthz`. */
   extensionStatuses(): ExtensionDescription[] {
-    return this.extensions.statuses();
+    return this.reported(this.extensions.statuses());
+  }
+
+  /** A report as it may leave the host: the deployment's secrets out of every message (HostOptions.redactor). */
+  private reported<T>(report: T): T {
+    return this.options.redactor === undefined ? report : this.options.redactor.redactValue(report);
   }
 
   /**

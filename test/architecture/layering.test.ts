@@ -11,7 +11,7 @@ const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 type Layer = "base" | "extension" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "cli" | "entry";
 
-const BASE_FILES = new Set(["errors.ts", "logger.ts", "names.ts", "clock.ts", "compare.ts", "describe-value.ts", "timeout.ts"]);
+const BASE_FILES = new Set(["errors.ts", "logger.ts", "names.ts", "clock.ts", "compare.ts", "describe-value.ts", "timeout.ts", "secret-redactor.ts"]);
 const ENTRY_FILES = new Set(["index.ts", "deployment.ts"]);
 
 function layerOf(file: string): Layer {

@@ -125,7 +125,7 @@ describe("credentials and names of a server", () => {
   it("refuses a header name that is not an HTTP token and a value with a line break", async () => {
     const yaml = "servers:\n  kb: { url: https://kb.example.com/mcp, headers: { 'Bad Header': '${env:K}', X-Split: '${env:SPLIT}' } }\n";
     const r = await refused(
-      loadYaml(yaml, { env: { K: "k", SPLIT: "line1-S3CRET\r\nInjected: yes" } }),
+      loadYaml(yaml, { env: { K: "k-S3CRET", SPLIT: "line1-S3CRET\r\nInjected: yes" } }),
       [
         ["CONFIG_INVALID", 'servers.kb.headers["Bad Header"]'],
         ["CONFIG_INVALID", "servers.kb.headers.X-Split"],

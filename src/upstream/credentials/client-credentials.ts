@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { Clock } from "../../clock.js";
 import { McpHostError, messageOf } from "../../errors.js";
+import type { SecretRedactor } from "../../secret-redactor.js";
 
 /** The settings of an `oauth` auth entry. */
 export interface ClientCredentialsSettings {
@@ -29,10 +30,16 @@ const RENEW_EARLY_MS = 30_000;
 
 /**
  * @example
- * const provider = clientCredentialsAuth("runbooks", "https://runbooks.example.com/mcp", { clientId, clientSecret, tokenUrl }, systemClock);
+ * const provider = clientCredentialsAuth("runbooks", "https://runbooks.example.com/mcp", { clientId, clientSecret, tokenUrl }, { clock: systemClock, redactor });
  * new StreamableHTTPClientTransport(url, { authProvider: provider });
  */
-export function clientCredentialsAuth(server: string, serverUrl: string, settings: ClientCredentialsSettings, clock: Clock): AuthProvider {
+export function clientCredentialsAuth(
+  server: string,
+  serverUrl: string,
+  settings: ClientCredentialsSettings,
+  deps: { clock: Clock; redactor: SecretRedactor },
+): AuthProvider {
+  const { clock, redactor } = deps;
   let current: { token: string; renewAt: number } | undefined;
   let fetching: Promise<string> | undefined;
   const provider = new ClientCredentialsProvider({
@@ -55,15 +62,21 @@ export function clientCredentialsAuth(server: string, serverUrl: string, setting
     try {
       const { url, metadata } = await endpoint();
       const tokens = await fetchToken(provider, url, { metadata, resource: new URL(serverUrl), ...(settings.scope ? { scope: settings.scope } : {}) });
+      // Taught before it is used: nothing that echoes it (the upstream, a log line, an error) may repeat it.
+      redactor.learn(tokens.access_token, ...(typeof tokens.refresh_token === "string" ? [tokens.refresh_token] : []));
       const lifetimeMs = typeof tokens.expires_in === "number" ? tokens.expires_in * 1000 : Number.POSITIVE_INFINITY;
       current = { token: tokens.access_token, renewAt: clock.now() + Math.max(0, lifetimeMs - RENEW_EARLY_MS) };
       return tokens.access_token;
     } catch (error) {
       // The endpoint's answer is quoted (it names the OAuth error), never the secret or a URL.
-      throw new McpHostError("MCP_CALL_FAILED", `server "${server}": getting an OAuth token (client credentials) failed: ${messageOf(error)}`, {
-        server,
-        cause: error,
-      });
+      throw new McpHostError(
+        "MCP_CALL_FAILED",
+        `server "${server}": getting an OAuth token (client credentials) failed: ${redactor.redact(messageOf(error))}`,
+        {
+          server,
+          cause: error,
+        },
+      );
     }
   };
 
