@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   MCP_AUTH_CONFLICT: "An upstream server sets both `headers` and `auth`.",
   MCP_AUTH_STRATEGY_UNKNOWN: "An upstream server names an auth kind nobody registered.",
   MCP_AUTH_STRATEGY_INVALID: "An auth strategy rejected its settings or returned something unusable.",
+  MCP_OAUTH_ENDPOINT_REQUIRED: "An upstream's OAuth client credentials name neither a tokenUrl nor an issuer.",
   MCP_SERVER_UNREACHABLE: "An upstream MCP server could not be connected to or listed in time.",
   MCP_SERVER_UNKNOWN: "An operation named an upstream server the registry does not have.",
   MCP_SERVER_NAME_INVALID: "An upstream server spec has an empty or blank name.",

@@ -13,7 +13,7 @@ import type { SecretRedactor } from "../secret-redactor.js";
 /** An upstream's credentials: a bearer token, OAuth client credentials, or a kind an extension contributes. */
 export type GatewayAuthConfig =
   | { kind: "bearer"; token: string }
-  | { kind: "oauth"; clientId: string; clientSecret: string; scope?: string; tokenUrl?: string }
+  | { kind: "oauth"; clientId: string; clientSecret: string; scope?: string; tokenUrl?: string; issuer?: string }
   | { kind: string; [setting: string]: unknown };
 
 /** One upstream server (the config's `servers.<name>`, resolved: secrets are values by now). */

@@ -84,12 +84,17 @@ describe("the credential rule", () => {
       "auth: { issuer: https://id.example.com/, audience: mcp, algorithms: [HS256], hs256Secret: '${env:HMAC}' }",
       "servers:",
       "  kb: { url: https://kb.example.com/mcp, headers: { X-API-Key: '${env:KB}' } }",
-      "  corp: { url: https://c.example.com/mcp, auth: { kind: oauth, clientId: mcp-host, clientSecret: '${env:CS}' } }",
+      "  corp: { url: https://c.example.com/mcp, auth: { kind: oauth, clientId: mcp-host, clientSecret: '${env:CS}', issuer: https://id.example.com } }",
     ].join("\n");
     const loaded = await loadYaml(yaml, { env: { HMAC: "hmac-secret", KB: "kb-secret", CS: "cs-secret" } });
     assert.equal(loaded.config.auth?.hs256Secret, "hmac-secret");
     const corp = loaded.config.servers.corp!;
-    assert.deepEqual(corp.transport === "http" && corp.auth, { kind: "oauth", clientId: "mcp-host", clientSecret: "cs-secret" });
+    assert.deepEqual(corp.transport === "http" && corp.auth, {
+      kind: "oauth",
+      clientId: "mcp-host",
+      clientSecret: "cs-secret",
+      issuer: "https://id.example.com",
+    });
     assert.deepEqual(loaded.secrets, ["cs-secret", "hmac-secret", "kb-secret"]);
   });
 });

@@ -129,6 +129,7 @@ export function upstreamCredentials(server: string, config: GatewayServerConfig,
       clientSecret: text(server, "clientSecret", auth.clientSecret),
       ...(auth.scope === undefined ? {} : { scope: text(server, "scope", auth.scope) }),
       ...(auth.tokenUrl === undefined ? {} : { tokenUrl: text(server, "tokenUrl", auth.tokenUrl) }),
+      ...(auth.issuer === undefined ? {} : { issuer: text(server, "issuer", auth.issuer) }),
     };
     deps.redactor.learn(settings.clientSecret);
     return { authProvider: clientCredentialsAuth(server, config.url ?? "", settings, deps) };
