@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   CONFIG_INVALID: "The configuration does not match the schema.",
   CONFIG_SECRET_UNRESOLVED: "A ${env:…} or ${file:…} secret reference could not be resolved.",
   CONFIG_RELOAD_REFUSED: "A reload changed a config section only a restart applies, so none of it was applied.",
+  CONFIG_SECRET_TOO_SHORT: "A secret reference resolved to a value too short to be redacted (fewer than 4 characters).",
   MCP_CREDENTIALS_INLINE: "A credential was written literally where a secret reference is required.",
   MCP_URL_INVALID:
     "A configured URL (an upstream server, a token, key or introspection endpoint) is not acceptable (scheme, userinfo, query, fragment, or malformed).",
@@ -16,6 +17,7 @@ export const ERROR_CODES = {
   MCP_AUTH_CONFLICT: "An upstream server sets both `headers` and `auth`.",
   MCP_AUTH_STRATEGY_UNKNOWN: "An upstream server names an auth kind nobody registered.",
   MCP_AUTH_STRATEGY_INVALID: "An auth strategy rejected its settings or returned something unusable.",
+  MCP_OAUTH_ENDPOINT_REQUIRED: "An upstream's OAuth client credentials name neither a tokenUrl nor an issuer.",
   MCP_SERVER_UNREACHABLE: "An upstream MCP server could not be connected to or listed in time.",
   MCP_SERVER_UNKNOWN: "An operation named an upstream server the registry does not have.",
   MCP_SERVER_NAME_INVALID: "An upstream server spec has an empty or blank name.",

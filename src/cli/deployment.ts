@@ -1,7 +1,9 @@
 /**
  * What every command that serves or describes shares: read the deployment's config (or its defaults), lay the
  * command-line flags over it, find and load the extensions, register them into a host and start it. The config and
- * the flags become plain option objects here; the host core never reads files or the environment itself.
+ * the flags become plain option objects here; the host core never reads files or the environment itself. One
+ * SecretRedactor, made from the config's resolved secrets, goes to everything that writes or answers: the logger,
+ * stderr itself, the gateway (which teaches it the credentials it obtains) and the host's reports.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,6 +18,8 @@ import type { Logger, LogLevel } from "../logger.js";
 import { createObservability, type Observability } from "../observe/observability.js";
 import { createPinoLogger } from "../observe/pino-logger.js";
 import { routeConsoleTo } from "../observe/console-capture.js";
+import { redactWrites } from "../observe/redacted-writes.js";
+import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
@@ -32,6 +36,8 @@ export interface Deployment {
   source?: string;
   /** Every value a secret reference resolved to (for redaction). */
   secrets: readonly string[];
+  /** What every output of the deployment goes through: the config's secrets and the credentials learned since. */
+  redactor: SecretRedactor;
   host: McpHost;
   logger: Logger;
   /** The gateway serving the config's `servers:` (present when the config has any). */
@@ -92,9 +98,14 @@ async function loadWanted(cwd: string, config: DeploymentConfig, names: string[]
 }
 
 /** The gateway for the config's `servers:`, or undefined when there are none. */
-export async function gatewayFor(config: DeploymentConfig, logger: Logger, observability?: Observability): Promise<Gateway | undefined> {
+export async function gatewayFor(
+  config: DeploymentConfig,
+  logger: Logger,
+  observability?: Observability,
+  redactor?: SecretRedactor,
+): Promise<Gateway | undefined> {
   if (Object.keys(config.servers).length === 0) return undefined;
-  return gatewayOver(config.servers, config, logger, observability);
+  return gatewayOver(config.servers, config, logger, observability, redactor);
 }
 
 /** A gateway over `servers` with the config's other gateway settings — also over none (a reload adds the first ones). */
@@ -103,6 +114,7 @@ export async function gatewayOver(
   config: DeploymentConfig,
   logger: Logger,
   observability?: Observability,
+  redactor?: SecretRedactor,
 ): Promise<Gateway> {
   // Imported only when there are servers: the registry and the SDK client are not on a plain deployment's way.
   const { createGateway } = await import("../upstream/index.js");
@@ -112,6 +124,7 @@ export async function gatewayOver(
     remoteServers: config.remoteServers,
     logger: logger.child("gateway"),
     ...(observability === undefined ? {} : { observer: observability.gatewayObserver }),
+    ...(redactor === undefined ? {} : { redactor }),
   });
 }
 
@@ -139,9 +152,18 @@ export async function refuseGatewayProblems(deployment: Deployment): Promise<voi
   throw problems.length === 1 ? problems[0]! : new McpHostError(problems[0]!.code, problems.map((p) => p.message).join("; "));
 }
 
-/** The config file (found, or `--config`) as loadConfig reads it, with the command line's overrides applied. */
-export async function readDeploymentConfig(settings: CliSettings, env: Env, selectionArgument: boolean): Promise<Awaited<ReturnType<typeof loadConfig>>> {
+/**
+ * The config file (found, or `--config`) as loadConfig reads it, with the command line's overrides applied. A
+ * `redactor` learns its secrets at once (a reload may bring new ones: a rotated `${file:…}`).
+ */
+export async function readDeploymentConfig(
+  settings: CliSettings,
+  env: Env,
+  selectionArgument: boolean,
+  redactor?: SecretRedactor,
+): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
+  redactor?.learn(...loaded.secrets);
   return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
 }
 
@@ -160,9 +182,13 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
   const { config } = loaded;
+  const redactor = createSecretRedactor(loaded.secrets);
+  // What reaches stderr around the logger (the SDK's console lines, an extension's console.error, the final error).
+  redactWrites(process.stderr, redactor);
   const logger = createPinoLogger({
     level: settings.logLevel ?? config.logging.level ?? options.logLevel,
     format: settings.logFormat ?? config.logging.format,
+    redactor,
   });
   // What libraries print (the SDK's own warnings) becomes log lines too, never raw text on stderr or stdout.
   routeConsoleTo(logger);
@@ -173,7 +199,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   const kinds = extensions.extensions.flatMap((e) => Object.keys(e.extension.authStrategies ?? {}));
   refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
-  const gateway = await gatewayFor(config, logger, observability);
+  const gateway = await gatewayFor(config, logger, observability, redactor);
   const host = buildHost(
     gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
     {
@@ -183,6 +209,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
       observer: observability.hostObserver,
+      redactor,
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );
@@ -203,6 +230,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
     config,
     ...(loaded.source ? { source: loaded.source } : {}),
     secrets: loaded.secrets,
+    redactor,
     host,
     logger,
     authKinds: kinds,

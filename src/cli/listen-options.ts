@@ -64,7 +64,8 @@ export function toolLimitsOf(config: DeploymentConfig): ToolCallLimits {
  * await listenHost(deployment.host, servingOptionsOf(deployment));
  */
 export function servingOptionsOf(deployment: Deployment): ListenOptions {
-  const upstreams = () => deployment.gateway?.status() ?? [];
+  // The operator page's upstream messages come from the upstreams: they pass the deployment's redactor like the rest.
+  const upstreams = () => deployment.redactor.redactValue(deployment.gateway?.status() ?? []);
   deployment.observability.watch({ upstreams });
   return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams };
 }

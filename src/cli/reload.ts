@@ -42,7 +42,7 @@ function refused(logger: Logger, message: string, error: McpHostError): ReloadOu
 export async function reloadOnce(settings: CliSettings, env: Env, state: ReloadState): Promise<ReloadOutcome> {
   let next: DeploymentConfig;
   try {
-    const read = await readDeploymentConfig(settings, env, true);
+    const read = await readDeploymentConfig(settings, env, true, state.deployment.redactor);
     refuseUnknownAuthKinds(read, state.deployment.authKinds);
     next = read.config;
   } catch (error) {
@@ -90,7 +90,7 @@ async function applyServers(deployment: Deployment, next: DeploymentConfig, logg
   if (!deployment.gateway) {
     // The first servers of a deployment that had none: an empty gateway joins the running host, then takes the servers
     // the way every later reload does — all of them or, on any problem, none (it then stays, serving nothing).
-    const gateway = await gatewayOver({}, next, logger, deployment.observability);
+    const gateway = await gatewayOver({}, next, logger, deployment.observability, deployment.redactor);
     await deployment.host.add(gateway.extension, "the config's servers");
     deployment.gateway = gateway;
   }

@@ -1,7 +1,8 @@
 /**
  * The rules of `auth:` that one key's schema cannot express (docs/design.md §9): JWT verification needs an issuer, an
  * audience and one key source; `none` is never an algorithm; HMAC algorithms and `hs256Secret` come together;
- * the URLs follow the URL rule; `toolsetScopes` names toolsets. Introspection (opaque tokens) replaces the JWT keys.
+ * the URLs follow the URL rule; `toolsetScopes` names toolsets. Introspection (opaque tokens) replaces the JWT keys,
+ * and still needs an audience (or `resource`, which stands in for it): an introspected token must be meant for us.
  */
 import { toolsetNameProblem } from "../extension/toolset-name.js";
 import type { KeyPath, PathProblem } from "./problems.js";
@@ -42,7 +43,17 @@ function keySourceProblems(auth: Record<string, unknown>): PathProblem[] {
   if (auth.jwksUri !== undefined && auth.keys !== undefined) {
     out.push({ code: "CONFIG_INVALID", path: ["auth", "keys"], message: "is set together with auth.jwksUri; keys come from one of them, so remove one" });
   }
-  if (introspection) return out;
+  if (introspection) {
+    if (auth.audience === undefined && auth.resource === undefined) {
+      out.push({
+        code: "CONFIG_INVALID",
+        path: ["auth", "audience"],
+        message:
+          "is required with auth.introspection (or set auth.resource): an introspected token's aud must name this server, else a token issued for another resource is accepted",
+      });
+    }
+    return out;
+  }
   const jwt = "for JWT verification (or configure auth.introspection for opaque tokens)";
   if (auth.issuer === undefined) out.push({ code: "CONFIG_INVALID", path: ["auth", "issuer"], message: `is required ${jwt}` });
   if (auth.audience === undefined)

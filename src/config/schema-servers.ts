@@ -26,8 +26,10 @@ const oauthAuth = z.strictObject({
   /** Must be a secret reference. */
   clientSecret: text,
   scope: text.optional(),
-  /** The token endpoint; default: discovered from the server's authorization metadata. */
+  /** The token endpoint. This or `issuer` is required (server-rules.ts). */
   tokenUrl: text.optional(),
+  /** The authorization server: its metadata names the token endpoint (on its own origin) when tokenUrl is not set. */
+  issuer: text.optional(),
 });
 
 const customAuth = z.looseObject({ kind: text });

@@ -1,11 +1,13 @@
 /**
  * Secret references (docs/design.md §12): `${env:NAME}` and `${file:./path}` anywhere in a string value, resolved at
  * load. A file path is relative to the config file's folder; a file's trailing newlines are dropped. `$${` writes
- * a literal `${`. Every resolved value is collected so later layers can redact it; problems name the key path and
- * the variable or file, never a value.
+ * a literal `${`. Every resolved value is collected so later layers can redact it; one shorter than four characters
+ * is refused (CONFIG_SECRET_TOO_SHORT), since it could not be redacted. Problems name the key path and the variable
+ * or file, never a value.
  */
 import { stat, readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
+import { MIN_SECRET_LENGTH } from "../secret-redactor.js";
 import type { KeyPath, PathProblem } from "./problems.js";
 
 /** A piece of a string: literal text or a reference. */
@@ -119,7 +121,14 @@ export async function resolveReferences(tree: unknown, sources: ReferenceSources
       const found =
         part.kind === "env" ? readEnv(part.name, sources.env) : await (files.get(key) ?? files.set(key, readSecretFile(part.name, sources.baseDir)).get(key)!);
       if ("problem" in found) problems.push({ code: "CONFIG_SECRET_UNRESOLVED", path, message: found.problem });
-      else {
+      else if (found.value.length < MIN_SECRET_LENGTH) {
+        const what = part.kind === "env" ? `the environment variable ${JSON.stringify(part.name)}` : `the file ${JSON.stringify(part.name)}`;
+        problems.push({
+          code: "CONFIG_SECRET_TOO_SHORT",
+          path,
+          message: `${what} holds fewer than ${MIN_SECRET_LENGTH} characters: too short to be kept out of logs and answers; use a longer secret, or write a value that is not secret without a reference`,
+        });
+      } else {
         secrets.add(found.value);
         out += found.value;
       }

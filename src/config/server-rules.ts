@@ -106,6 +106,29 @@ function httpProblems(name: string, server: Record<string, unknown>): PathProble
     const why = urlProblem(server.auth.tokenUrl, { query: "allow", hint: "put credentials in clientId and clientSecret" });
     if (why) out.push({ code: "MCP_URL_INVALID", path: [...base, "auth", "tokenUrl"], message: `the URL ${why}` });
   }
+  if (isRecord(server.auth) && server.auth.kind === "oauth") out.push(...oauthEndpointProblems(name, server.auth));
+  return out;
+}
+
+/**
+ * OAuth client credentials send a secret: the config must say where (tokenUrl, or the issuer whose own metadata
+ * names the endpoint), or the upstream's protected-resource metadata would choose — any origin.
+ */
+function oauthEndpointProblems(name: string, auth: Record<string, unknown>): PathProblem[] {
+  const path = ["servers", name, "auth"];
+  const out: PathProblem[] = [];
+  if (typeof auth.issuer === "string") {
+    const why = urlProblem(auth.issuer, { query: "refuse", hint: "an issuer is a plain https URL" });
+    if (why) out.push({ code: "MCP_URL_INVALID", path: [...path, "issuer"], message: `the URL ${why}` });
+  }
+  if (auth.tokenUrl === undefined && auth.issuer === undefined) {
+    out.push({
+      code: "MCP_OAUTH_ENDPOINT_REQUIRED",
+      path,
+      message:
+        "OAuth client credentials need tokenUrl (the token endpoint) or issuer (the authorization server, whose metadata names it); without either, the upstream server would choose where the client secret is sent",
+    });
+  }
   return out;
 }
 

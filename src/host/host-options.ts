@@ -3,6 +3,7 @@
  * config loader turn those into this object.
  */
 import type { Logger } from "../logger.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 import type { ServerFactory } from "./built-server.js";
 import type { ToolCallLimits } from "./protocol/tool-limits.js";
 import type { HostObserver } from "./observer.js";
@@ -48,4 +49,9 @@ export interface HostOptions {
    * `createObservability`). Absent: nobody observes, and requests pay nothing for it.
    */
   observer?: HostObserver;
+  /**
+   * The deployment's secrets, kept out of what the host reports (extension errors, unavailable upstreams: `/toolsets`,
+   * `/healthz`, `list_server_toolsets`, the operator page). The CLI passes the one its logger and gateway use.
+   */
+  redactor?: SecretRedactor;
 }

@@ -268,11 +268,11 @@ export class McpHost {
    * toolset it may not reach (the gateway names each server's toolset after the server).
    */
   unavailable(permitted?: readonly string[]): UnavailableDescription[] {
-    if (permitted === undefined) return this.extensions.unavailable();
+    if (permitted === undefined) return this.reported(this.extensions.unavailable());
     const reachable = new Set(permitted);
     const declared = new Set(this.declaredToolsets().map((t) => t.name));
     const involved = this.involvedIn(reachable);
-    return this.extensions.unavailable((name) => involved.has(name)).filter((u) => !declared.has(u.server) || reachable.has(u.server));
+    return this.reported(this.extensions.unavailable((name) => involved.has(name)).filter((u) => !declared.has(u.server) || reachable.has(u.server)));
   }
 
   /**
@@ -281,7 +281,7 @@ export class McpHost {
    * error is no business of a caller that cannot use it.
    */
   extensionStatuses(permitted?: readonly string[]): ExtensionDescription[] {
-    const all = this.extensions.statuses();
+    const all = this.reported(this.extensions.statuses());
     if (permitted === undefined) return all;
     const involved = this.involvedIn(new Set(permitted));
     return all.filter((e) => involved.has(e.name));
@@ -290,6 +290,11 @@ export class McpHost {
   /** The extensions that declare or contribute to any of `toolsets`. */
   private involvedIn(toolsets: ReadonlySet<string>): Set<string> {
     return new Set(this.declaredToolsets().flatMap((t) => (toolsets.has(t.name) ? t.extensions : [])));
+  }
+
+  /** A report as it may leave the host: the deployment's secrets out of every message (HostOptions.redactor). */
+  private reported<T>(report: T): T {
+    return this.options.redactor === undefined ? report : this.options.redactor.redactValue(report);
   }
 
   /**

@@ -24,7 +24,7 @@ export interface HostAuthOptions {
   verifier?: TokenVerifier;
   /** JWT: the token issuer (`iss`). */
   issuer?: string;
-  /** JWT: the accepted `aud` value(s) — this server's resource identifier. With introspection: checked when set. */
+  /** The accepted `aud` value(s) — this server's resource identifier. Required for JWTs; with introspection, default `resource`. */
   audience?: string | readonly string[];
   /** JWT: where the issuer publishes its keys. */
   jwksUri?: string;
@@ -116,7 +116,8 @@ export function tokenVerifierFrom(auth: HostAuthOptions): TokenVerifier {
       clientId,
       clientSecret,
       ...optional("cacheMaxSeconds", cacheMaxSeconds),
-      ...(auth.audience === undefined ? {} : { audience: typeof auth.audience === "string" ? auth.audience : [...auth.audience] }),
+      // An introspected token must be meant for this server: its aud names the audience, else the public resource URL.
+      audience: auth.audience === undefined ? (auth.resource as string) : typeof auth.audience === "string" ? auth.audience : [...auth.audience],
       ...requiredScopes,
       ...shared,
     });

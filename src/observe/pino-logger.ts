@@ -3,10 +3,13 @@
  * a terminal, a readable line on a terminal (`format: "auto"`, the default), or whichever `format` says. Every
  * line carries `time`, `level`, `component` (`http`, `gateway/git`, `extension`, …), the fields of the request it
  * was written for (request id; tool, toolset, extension or server inside a call — see log-context.ts) and its data.
- * Lines go to stderr: stdout belongs to the stdio transport.
+ * Lines go to stderr: stdout belongs to the stdio transport. With a `redactor`, every line is redacted as the whole
+ * serialised line, at the destination: whatever wrote it (the host, an extension's `ctx.logger`, a stdio child's
+ * stderr relayed by the registry) and wherever the secret sits in it (message, data, bindings).
  */
 import pino from "pino";
 import type { LogData, Logger, LogLevel } from "../logger.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 import { logFields } from "./log-context.js";
 import { type LogStream, safeLogStream, type SafeLogStream } from "./log-stream.js";
 import { prettyLine } from "./pretty-line.js";
@@ -23,6 +26,8 @@ export interface PinoLoggerOptions {
   stream?: LogStream;
   /** The root's name: dropped from each line's component (default `mcp-host`). */
   root?: string;
+  /** Removes the deployment's secrets from every line before it is written. */
+  redactor?: SecretRedactor;
 }
 
 /** A pino-backed logger, and what it dropped. */
@@ -34,13 +39,16 @@ export interface PinoLogger extends Logger {
 /** Keys a line's own data may not take: they would shadow the line's frame. */
 const FRAME_KEYS = new Set(["level", "time", "msg", "component"]);
 
-function destinationOf(stream: LogStream, format: "json" | "pretty"): { write(line: string): void; safe: SafeLogStream } {
+function destinationOf(stream: LogStream, format: "json" | "pretty", redactor: SecretRedactor | undefined): { write(line: string): void; safe: SafeLogStream } {
   const safe = safeLogStream(stream);
-  if (format === "json") return { write: (line) => safe.write(line), safe };
+  // The JSON line is redacted before anything else reads it: the pretty form is made from the redacted line.
+  const clean = redactor === undefined ? (line: string) => line : (line: string) => redactor.redact(line);
+  if (format === "json") return { write: (line) => safe.write(clean(line)), safe };
   const colour = stream.isTTY === true;
   return {
     safe,
-    write: (line) => {
+    write: (raw) => {
+      const line = clean(raw);
       try {
         safe.write(`${prettyLine(JSON.parse(line) as Record<string, unknown>, colour)}\n`);
       } catch {
@@ -76,7 +84,7 @@ function cleaned(data: LogData | undefined): LogData | undefined {
 export function createPinoLogger(options: PinoLoggerOptions = {}): PinoLogger {
   const stream = options.stream ?? process.stderr;
   const format = options.format === "json" || options.format === "pretty" ? options.format : stream.isTTY === true ? "pretty" : "json";
-  const destination = destinationOf(stream, format);
+  const destination = destinationOf(stream, format, options.redactor);
   const root = pino(
     {
       level: options.level ?? "info",

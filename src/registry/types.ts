@@ -21,6 +21,7 @@ import type {
 import type { Clock } from "../clock.js";
 import type { McpHostErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 
 /** The kinds of request an upstream server can send to its client. */
 export type ServerRequestKind = "sampling" | "elicitation" | "roots";
@@ -183,6 +184,11 @@ export interface RegistryOptions extends ServerRequestHandlers {
    * stream's re-open delay (default: the system clock). The SDK's per-request idle timeout always runs on real time.
    */
   clock?: Clock;
+  /**
+   * Secrets to keep out of everything the registry reports besides each server's own (URL, headers, env): a
+   * deployment's resolved secret references and the credentials it obtains while running (the gateway passes its one).
+   */
+  redactor?: SecretRedactor;
 }
 
 /** A tool as the registry offers it. */

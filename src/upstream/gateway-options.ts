@@ -8,11 +8,12 @@
 import type { Clock } from "../clock.js";
 import type { UpstreamCallObserver } from "./calls/call-observer.js";
 import type { Logger } from "../logger.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 
 /** An upstream's credentials: a bearer token, OAuth client credentials, or a kind an extension contributes. */
 export type GatewayAuthConfig =
   | { kind: "bearer"; token: string }
-  | { kind: "oauth"; clientId: string; clientSecret: string; scope?: string; tokenUrl?: string }
+  | { kind: "oauth"; clientId: string; clientSecret: string; scope?: string; tokenUrl?: string; issuer?: string }
   | { kind: string; [setting: string]: unknown };
 
 /** One upstream server (the config's `servers.<name>`, resolved: secrets are values by now). */
@@ -82,6 +83,12 @@ export interface GatewayOptions {
   clientInfo?: { name: string; version: string };
   /** Times and traces every upstream call (see `createObservability`'s `gatewayObserver`); absent: nobody does. */
   observer?: UpstreamCallObserver;
+  /**
+   * The deployment's secrets (the CLI passes the one its logger uses). The gateway teaches it every credential it
+   * obtains (OAuth tokens, the headers an auth strategy adds, secrets a code-made config holds) and keeps them out of
+   * what upstreams answer and of what the registries report. Default: one of its own.
+   */
+  redactor?: SecretRedactor;
 }
 
 /** Defaults applied once, so every part reads one resolved value. */

@@ -9,6 +9,7 @@ import { byName, compareNames } from "../compare.js";
 import { systemClock, type Clock } from "../clock.js";
 import { McpHostError } from "../errors.js";
 import { toolsetNameProblem } from "../extension/toolset-name.js";
+import { createSecretRedactor } from "../secret-redactor.js";
 import type { ExtensionContext, McpExtension } from "../extension/types.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions, type GatewayServerConfig } from "./gateway-options.js";
 import { serverChanges, type ServerChanges } from "./server-changes.js";
@@ -87,6 +88,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const startupTimeoutMs = options.startupTimeoutMs ?? GATEWAY_DEFAULTS.startupTimeoutMs;
   const optional = (options.remoteServers ?? GATEWAY_DEFAULTS.remoteServers) === "optional";
   const clock: Clock = options.clock ?? systemClock;
+  const redactor = options.redactor ?? createSecretRedactor();
   let servers: Readonly<Record<string, GatewayServerConfig>> = { ...options.servers };
   const links = new Map<string, ServerLink>();
   let ctx: ExtensionContext | undefined;
@@ -120,6 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     pendingInputTtlMs: options.pendingInputTtlMs ?? GATEWAY_DEFAULTS.pendingInputTtlMs,
     changed: () => publish(),
+    redactor,
     ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
 

@@ -10,6 +10,7 @@ import { McpHostError, messageOf } from "../errors.js";
 import type { AuthStrategy, UnavailableReport } from "../extension/types.js";
 import type { Logger } from "../logger.js";
 import { McpRegistry, type WatchStream } from "../registry/index.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 import { backoffDelay, type Backoff } from "./backoff.js";
 import { PausedCalls } from "./calls/paused-calls.js";
 import type { UpstreamCallObserver } from "./calls/call-observer.js";
@@ -35,6 +36,8 @@ export interface LinkDeps {
   changed(link: ServerLink): void;
   /** Times and traces upstream calls. */
   observer?: UpstreamCallObserver;
+  /** The deployment's secrets; learns the credentials each link obtains. */
+  redactor: SecretRedactor;
 }
 
 /** Where a server stands, as `gateway.status()` reports it. */
@@ -75,13 +78,14 @@ export class ServerLink {
     readonly config: GatewayServerConfig,
     private readonly deps: LinkDeps,
   ) {
-    const spec = serverSpecOf(name, config, deps.strategies, deps.clock);
+    const spec = serverSpecOf(name, config, { strategies: deps.strategies, clock: deps.clock, redactor: deps.redactor });
     this.filter = toolFilter(name, config);
     this.registry = new McpRegistry([spec], {
       startupTimeoutMs: deps.startupTimeoutMs,
       logger: deps.registryLogger,
       clock: deps.clock,
       clientInfo: deps.clientInfo,
+      redactor: deps.redactor,
     });
     this.paused = new PausedCalls(deps.clock, deps.pendingInputTtlMs);
     this.calls = {
@@ -90,6 +94,7 @@ export class ServerLink {
       approval: config.approval ?? "never",
       paused: this.paused,
       unreachable: () => this.noticeDown(),
+      redactor: deps.redactor,
       ...(deps.observer === undefined ? {} : { observer: deps.observer }),
     };
     this.offerNow = this.emptyOffer();

@@ -3,11 +3,9 @@
  * over one to one, its credentials resolved, and — always — the server-to-client request kinds declared, so an
  * upstream that asks its client (sampling, elicitation, roots) can be answered by the downstream client of the call.
  */
-import type { Clock } from "../clock.js";
 import { McpHostError } from "../errors.js";
-import type { AuthStrategy } from "../extension/types.js";
 import { ServerSpec, type ServerOptions, type ServerSpecification } from "../registry/index.js";
-import { upstreamCredentials } from "./credentials/upstream-credentials.js";
+import { upstreamCredentials, type CredentialDeps } from "./credentials/upstream-credentials.js";
 import type { GatewayServerConfig } from "./gateway-options.js";
 
 /** The transport a server entry means: as written, else stdio for a command and http for a URL. */
@@ -33,9 +31,9 @@ function commonOptions(config: GatewayServerConfig): ServerOptions {
 /**
  * The registry spec of one server; throws McpHostError for a bad entry (never quoting a URL or a secret).
  * @example
- * serverSpecOf("git", { command: "uvx", args: ["mcp-server-git"] }, {}, systemClock).transport // "stdio"
+ * serverSpecOf("git", { command: "uvx", args: ["mcp-server-git"] }, { strategies: {}, clock: systemClock, redactor }).transport // "stdio"
  */
-export function serverSpecOf(name: string, config: GatewayServerConfig, strategies: Readonly<Record<string, AuthStrategy>>, clock: Clock): ServerSpecification {
+export function serverSpecOf(name: string, config: GatewayServerConfig, deps: CredentialDeps): ServerSpecification {
   const common = commonOptions(config);
   if (transportOf(config) === "stdio") {
     if (config.url !== undefined || config.auth !== undefined || Object.keys(config.headers ?? {}).length > 0) {
@@ -58,5 +56,5 @@ export function serverSpecOf(name: string, config: GatewayServerConfig, strategi
     throw new McpHostError("MCP_TRANSPORT_INVALID", `server "${name}": an http server takes no command, args or env`, { server: name });
   }
   if (config.url === undefined) throw new McpHostError("MCP_TRANSPORT_INVALID", `server "${name}": an http server needs a url`, { server: name });
-  return ServerSpec.http(name, config.url, { ...common, ...upstreamCredentials(name, config, strategies, clock) });
+  return ServerSpec.http(name, config.url, { ...common, ...upstreamCredentials(name, config, deps) });
 }

@@ -24,6 +24,8 @@ const BASE_FILES = new Set([
   "regexp-to-re2.ts",
   "linear-formats.ts",
   "schema-patterns.ts",
+  // One redactor for every output (the config's secrets, credentials learned at run time).
+  "secret-redactor.ts",
 ]);
 const ENTRY_FILES = new Set(["index.ts", "deployment.ts"]);
 

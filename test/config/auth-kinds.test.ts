@@ -60,6 +60,7 @@ describe("auth kinds", () => {
         ["CONFIG_INVALID", "servers.h.auth.token"],
         ["CONFIG_INVALID", "servers.h.auth.tokn"],
         ["CONFIG_INVALID", "servers.k.auth.kind"],
+        ["MCP_OAUTH_ENDPOINT_REQUIRED", "servers.o.auth"],
         ["CONFIG_INVALID", "servers.o.auth.clientId"],
         ["CONFIG_INVALID", "servers.o.auth.clientSecret"],
       ],

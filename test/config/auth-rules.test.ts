@@ -40,10 +40,17 @@ describe("auth", () => {
     assert.equal(messageAt(r, "auth.issuer"), "is required for JWT verification (or configure auth.introspection for opaque tokens)");
   });
 
-  it("lets introspection replace issuer, audience and keys", async () => {
-    const loaded = await loadYaml("auth:\n  introspection: { endpoint: https://id.example.com/introspect, clientId: mcp-host, clientSecret: '${env:IS}' }\n", {
-      env,
-    });
+  it("lets introspection replace issuer and keys, but not the audience (or resource) a token must name", async () => {
+    const introspection = "  introspection: { endpoint: https://id.example.com/introspect, clientId: mcp-host, clientSecret: '${env:IS}' }\n";
+    const r = await refused(loadYaml(`auth:\n${introspection}`, { env }), [["CONFIG_INVALID", "auth.audience"]], SECRETS);
+    assert.equal(
+      messageAt(r, "auth.audience"),
+      "is required with auth.introspection (or set auth.resource): an introspected token's aud must name this server, else a token issued for another resource is accepted",
+    );
+    const byResource = await loadYaml(`auth:\n  resource: https://mcp.example.com/mcp\n${introspection}`, { env });
+    assert.equal(byResource.config.auth?.resource, "https://mcp.example.com/mcp");
+    const loaded = await loadYaml(`auth:\n  audience: https://mcp.example.com/mcp\n${introspection}`, { env });
+    assert.deepEqual(loaded.config.auth?.audience, ["https://mcp.example.com/mcp"]);
     assert.deepEqual(loaded.config.auth?.introspection, {
       endpoint: "https://id.example.com/introspect",
       clientId: "mcp-host",
@@ -52,7 +59,7 @@ describe("auth", () => {
     });
     assert.deepEqual(loaded.config.auth?.authorizationServers, []);
     await refused(
-      loadYaml("auth:\n  introspection: { clientId: mcp-host, clientSecret: '${env:IS}', cacheMaxSeconds: 7200 }\n", { env }),
+      loadYaml("auth:\n  audience: mcp\n  introspection: { clientId: mcp-host, clientSecret: '${env:IS}', cacheMaxSeconds: 7200 }\n", { env }),
       [
         ["CONFIG_INVALID", "auth.introspection.cacheMaxSeconds"],
         ["CONFIG_INVALID", "auth.introspection.endpoint"],

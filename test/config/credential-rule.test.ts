@@ -21,7 +21,11 @@ describe("the credential rule", () => {
 
   it("refuses every literal header, also one that is not obviously secret, and accepts embedded references", async () => {
     const yaml = "servers:\n  kb:\n    url: https://kb.example.com/mcp\n    headers: { X-Tenant-Id: acme-LITERAL, Authorization: 'Bearer ${env:KB_TOKEN}' }\n";
-    await refused(loadYaml(yaml, { env: { KB_TOKEN: "t0k" } }), [["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-Tenant-Id"]], ["acme-LITERAL", "t0k"]);
+    await refused(
+      loadYaml(yaml, { env: { KB_TOKEN: "t0k-S3CRET" } }),
+      [["MCP_CREDENTIALS_INLINE", "servers.kb.headers.X-Tenant-Id"]],
+      ["acme-LITERAL", "t0k-S3CRET"],
+    );
   });
 
   it("refuses a literal bearer token and oauth client secret, but not a literal clientId, scope or tokenUrl", async () => {
@@ -44,7 +48,7 @@ describe("the credential rule", () => {
     const yaml =
       "servers:\n  v: { url: https://v.example.com/mcp, auth: { kind: vault, role: ROLE-LITERAL, ttl: 30, paths: [PATH-LITERAL, '${env:P}'], nested: { key: NESTED-LITERAL } } }\n";
     await refused(
-      loadYaml(yaml, { env: { P: "p" }, authKinds: ["vault"] }),
+      loadYaml(yaml, { env: { P: "p-S3CRET" }, authKinds: ["vault"] }),
       [
         ["MCP_CREDENTIALS_INLINE", "servers.v.auth.nested.key"],
         ["MCP_CREDENTIALS_INLINE", "servers.v.auth.paths[0]"],
@@ -80,12 +84,17 @@ describe("the credential rule", () => {
       "auth: { issuer: https://id.example.com/, audience: mcp, algorithms: [HS256], hs256Secret: '${env:HMAC}' }",
       "servers:",
       "  kb: { url: https://kb.example.com/mcp, headers: { X-API-Key: '${env:KB}' } }",
-      "  corp: { url: https://c.example.com/mcp, auth: { kind: oauth, clientId: mcp-host, clientSecret: '${env:CS}' } }",
+      "  corp: { url: https://c.example.com/mcp, auth: { kind: oauth, clientId: mcp-host, clientSecret: '${env:CS}', issuer: https://id.example.com } }",
     ].join("\n");
-    const loaded = await loadYaml(yaml, { env: { HMAC: "h", KB: "k", CS: "c" } });
-    assert.equal(loaded.config.auth?.hs256Secret, "h");
+    const loaded = await loadYaml(yaml, { env: { HMAC: "hmac-secret", KB: "kb-secret", CS: "cs-secret" } });
+    assert.equal(loaded.config.auth?.hs256Secret, "hmac-secret");
     const corp = loaded.config.servers.corp!;
-    assert.deepEqual(corp.transport === "http" && corp.auth, { kind: "oauth", clientId: "mcp-host", clientSecret: "c" });
-    assert.deepEqual(loaded.secrets, ["c", "h", "k"]);
+    assert.deepEqual(corp.transport === "http" && corp.auth, {
+      kind: "oauth",
+      clientId: "mcp-host",
+      clientSecret: "cs-secret",
+      issuer: "https://id.example.com",
+    });
+    assert.deepEqual(loaded.secrets, ["cs-secret", "hmac-secret", "kb-secret"]);
   });
 });

@@ -69,6 +69,30 @@ describe("resolving secret references", () => {
     assert.equal(messageAt(r, "servers.kb.headers.B"), 'the environment variable "EMPTY" is empty');
   });
 
+  it("refuses a reference that resolves to fewer than 4 characters (it could not be redacted), naming the key, never the value", async () => {
+    const yaml = [
+      "servers:",
+      "  git: { command: uvx, args: ['--port', '${env:PORT}'], env: { FLAG: '${file:./flag}', OK: '${env:LONG}' } }",
+      "  kb: { url: https://kb.example.com/mcp, headers: { X-Key: 'k-${env:K}' } }",
+    ].join("\n");
+    const r = await refused(
+      loadYaml(yaml, { env: { PORT: "80", LONG: "long-enough", K: "xyz" }, files: { flag: "on\n" } }),
+      [
+        ["CONFIG_SECRET_TOO_SHORT", "servers.git.args[1]"],
+        ["CONFIG_SECRET_TOO_SHORT", "servers.git.env.FLAG"],
+        ["CONFIG_SECRET_TOO_SHORT", "servers.kb.headers.X-Key"],
+      ],
+      ["xyz", '"80"', "long-enough"],
+    );
+    assert.equal(
+      messageAt(r, "servers.git.args[1]"),
+      'the environment variable "PORT" holds fewer than 4 characters: too short to be kept out of logs and answers; use a longer secret, or write a value that is not secret without a reference',
+    );
+    assert.match(messageAt(r, "servers.git.env.FLAG"), /^the file "\.\/flag" holds fewer than 4 characters/);
+    const loaded = await loadYaml(yaml.replace("'${env:PORT}'", "'80'").replace("'${file:./flag}'", "on"), { env: { LONG: "long-enough", K: "four" } });
+    assert.deepEqual(loaded.secrets, ["four", "long-enough"]);
+  });
+
   it("names the key and the file when a file is missing, a folder, empty, or not closed", async () => {
     const yaml = [
       "auth:",

@@ -122,10 +122,34 @@ describe("credentials and names of a server", () => {
     assert.equal(messageAt(r, "servers.kb.auth"), "is set together with headers; credentials come from one of them, so remove headers or auth");
   });
 
+  it("refuses OAuth client credentials that name neither tokenUrl nor issuer, and checks the issuer's URL", async () => {
+    const oauth = (more: string) => `{ kind: oauth, clientId: gw, clientSecret: '\${env:S}'${more} }`;
+    const yaml = [
+      "servers:",
+      `  none: { url: https://a.example.com/mcp, auth: ${oauth("")} }`,
+      `  query: { url: https://b.example.com/mcp, auth: ${oauth(", issuer: 'https://id.example.com/?tenant=x'")} }`,
+      `  issuer: { url: https://c.example.com/mcp, auth: ${oauth(", issuer: https://id.example.com")} }`,
+      `  token: { url: https://d.example.com/mcp, auth: ${oauth(", tokenUrl: https://id.example.com/token")} }`,
+    ].join("\n");
+    const r = await refused(
+      loadYaml(yaml, { env: { S: "s-S3CRET" } }),
+      [
+        ["MCP_OAUTH_ENDPOINT_REQUIRED", "servers.none.auth"],
+        ["MCP_URL_INVALID", "servers.query.auth.issuer"],
+      ],
+      ["s-S3CRET"],
+    );
+    assert.equal(
+      messageAt(r, "servers.none.auth"),
+      "OAuth client credentials need tokenUrl (the token endpoint) or issuer (the authorization server, whose metadata names it); without either, the upstream server would choose where the client secret is sent",
+    );
+    assert.equal(messageAt(r, "servers.query.auth.issuer"), "the URL has a query string; an issuer is a plain https URL");
+  });
+
   it("refuses a header name that is not an HTTP token and a value with a line break", async () => {
     const yaml = "servers:\n  kb: { url: https://kb.example.com/mcp, headers: { 'Bad Header': '${env:K}', X-Split: '${env:SPLIT}' } }\n";
     const r = await refused(
-      loadYaml(yaml, { env: { K: "k", SPLIT: "line1-S3CRET\r\nInjected: yes" } }),
+      loadYaml(yaml, { env: { K: "k-S3CRET", SPLIT: "line1-S3CRET\r\nInjected: yes" } }),
       [
         ["CONFIG_INVALID", 'servers.kb.headers["Bad Header"]'],
         ["CONFIG_INVALID", "servers.kb.headers.X-Split"],

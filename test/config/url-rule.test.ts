@@ -65,12 +65,12 @@ describe("the URL rule for upstream servers", () => {
   it("checks an oauth tokenUrl (a query string is allowed there)", async () => {
     const auth = (url: string) => `, auth: { kind: oauth, clientId: c, clientSecret: '\${env:S}', tokenUrl: '${url}' }`;
     const r = await refused(
-      loadYaml(server("https://kb.example.com/mcp", auth("http://id.example.com/token")), { env: { S: "s" } }),
+      loadYaml(server("https://kb.example.com/mcp", auth("http://id.example.com/token")), { env: { S: "s-S3CRET" } }),
       [["MCP_URL_INVALID", "servers.kb.auth.tokenUrl"]],
       ["id.example.com"],
     );
     assert.equal(messageAt(r, "servers.kb.auth.tokenUrl"), HTTP);
-    const ok = await loadYaml(server("https://kb.example.com/mcp", auth("https://id.example.com/token?tenant=acme")), { env: { S: "s" } });
+    const ok = await loadYaml(server("https://kb.example.com/mcp", auth("https://id.example.com/token?tenant=acme")), { env: { S: "s-S3CRET" } });
     const kb = ok.config.servers.kb!;
     assert.equal(kb.transport === "http" && kb.auth?.kind, "oauth");
   });
@@ -90,7 +90,7 @@ describe("the URL rule for auth", () => {
       "  introspection: { endpoint: 'https://id.example.com/introspect#x-FRAG', clientId: c, clientSecret: '${env:S}' }",
     ].join("\n");
     const r = await refused(
-      loadYaml(yaml, { env: { S: "s" } }),
+      loadYaml(yaml, { env: { S: "s-S3CRET" } }),
       [
         ["MCP_URL_INVALID", "auth.authorizationServers[1]"],
         ["MCP_URL_INVALID", "auth.introspection.endpoint"],

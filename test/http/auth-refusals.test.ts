@@ -135,7 +135,7 @@ describe("outages", { timeout: 60_000 }, () => {
       auth: {
         issuer: undefined,
         jwksUri: undefined,
-        audience: undefined,
+        audience: "urn:test:mcp",
         authorizationServers: [as.issuer],
         introspection: { endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "mcp-host-introspection-secret", cacheMaxSeconds: 0 },
       },

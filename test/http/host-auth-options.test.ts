@@ -36,6 +36,7 @@ describe("the auth option", () => {
   it("makes an introspection verifier from `introspection`, and keeps a given verifier, adding the required scopes", async () => {
     const as = await authorizationServer();
     const introspecting = tokenVerifierFrom({
+      audience: "urn:test:mcp",
       introspection: { endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "mcp-host-introspection-secret" },
     });
     assert.equal(introspecting.kind, "introspection");

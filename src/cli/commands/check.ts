@@ -1,7 +1,8 @@
 /**
  * `mcp-host check` (docs/design.md §13): validates the config, loads the extensions, connects the upstream servers and
  * verifies their filters, then prints a report — text, or JSON with `--json` — and exits 0 only when nothing is
- * wrong (1 when something failed; a config that does not validate exits 2 like every config error).
+ * wrong (1 when something failed; a config that does not validate exits 2 like every config error). The report goes
+ * through the deployment's redactor: no secret the config resolved, nor a credential obtained, is printed.
  */
 import type { ExtensionDescription, UnavailableDescription } from "../../host/describe.js";
 import type { CliSettings } from "../args.js";
@@ -39,7 +40,7 @@ function formatReport(report: CheckReport): string {
  * process.exitCode = await checkCommand(parseCli(["check", "--json"], cwd), process.env, console.log);
  */
 export async function checkCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
-  const { host, source, gateway } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
+  const { host, source, gateway, redactor } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
   try {
     const extensions = host.extensionStatuses();
     const unavailable = host.unavailable();
@@ -55,7 +56,7 @@ export async function checkCommand(settings: CliSettings, env: Env, out: (line: 
       problems,
       toolsets: host.declaredToolsets().map((t) => t.name),
     };
-    out(settings.json ? JSON.stringify(report, null, 2) : formatReport(report));
+    out(settings.json ? JSON.stringify(redactor.redactValue(report), null, 2) : redactor.redact(formatReport(report)));
     return ok ? 0 : 1;
   } finally {
     await host.stop().catch(() => {});

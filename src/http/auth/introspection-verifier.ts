@@ -1,6 +1,8 @@
 /**
  * The verifier for opaque access tokens: RFC 7662 introspection at the authorization server, authenticated with
- * this server's own client credentials (HTTP Basic). Answers are cached by a hash of the token, never longer than
+ * this server's own client credentials (HTTP Basic). An active answer counts only when its `aud` names this server
+ * (`audience` is required: a token the authorization server issued for another resource is active too). Answers are
+ * cached by a hash of the token, never longer than
  * the token's `exp` or `cacheMaxSeconds`; refusals briefly, so a flood of one bad token costs the authorization
  * server one call; outages never, so the next request tries again.
  */
@@ -26,8 +28,11 @@ export interface IntrospectionVerifierOptions {
   maxCacheEntries?: number;
   /** Scopes every token must carry. */
   requiredScopes?: string[];
-  /** When set, the answer's `aud` must name one of these. */
-  audience?: string | string[];
+  /**
+   * This server's resource identifier(s): the answer's `aud` (a string or a list) must name one of them. Required —
+   * without it, an active token issued for any other resource of the same authorization server would be accepted.
+   */
+  audience: string | string[];
   /** Abort an introspection request after this long (default 5000 ms). */
   fetchTimeoutMs?: number;
   /** Accept a plain-http endpoint off loopback (default false). */
@@ -54,8 +59,13 @@ function checkOptions(options: IntrospectionVerifierOptions) {
     throw authConfigError("introspectionVerifier: `clientId` is required: this server's client id at the authorization server");
   if (typeof options.clientSecret !== "string" || options.clientSecret.length === 0)
     throw authConfigError("introspectionVerifier: `clientSecret` is required (give it as a secret reference)");
-  const audience = options.audience === undefined ? undefined : typeof options.audience === "string" ? [options.audience] : [...options.audience];
-  if (audience !== undefined && (audience.length === 0 || audience.some((a) => typeof a !== "string" || a.length === 0))) {
+  if (options.audience === undefined) {
+    throw authConfigError(
+      "introspectionVerifier: `audience` is required: this server's resource identifier, which an introspected token's `aud` must name (else a token issued for another resource is accepted)",
+    );
+  }
+  const audience = typeof options.audience === "string" ? [options.audience] : Array.isArray(options.audience) ? [...options.audience] : [];
+  if (audience.length === 0 || audience.some((a) => typeof a !== "string" || a.length === 0)) {
     throw authConfigError("introspectionVerifier: `audience` must be a non-empty string or list of strings");
   }
   const cacheMaxSeconds = seconds(options.cacheMaxSeconds, 300, "cacheMaxSeconds");
@@ -111,13 +121,14 @@ async function postIntrospection(url: URL, authorization: string, token: string,
   return body as Record<string, unknown>;
 }
 
-function outcomeOf(answer: Record<string, unknown>, audience: string[] | undefined): Outcome {
+function outcomeOf(answer: Record<string, unknown>, audience: readonly string[]): Outcome {
   if (answer.active !== true) return { kind: "refused", reason: "inactive" };
   const claims = frozenCopy(answer);
   const sub = claims.sub;
   if (typeof sub !== "string" || sub.length === 0) return { kind: "refused", reason: "noSubject" };
-  const matched = audience === undefined ? undefined : matchedAudience(claims, audience);
-  if (audience !== undefined && matched === undefined) return { kind: "refused", reason: "audience" };
+  // No `aud`, or one naming only other resources, is refused: the token was not issued for this server.
+  const matched = matchedAudience(claims, audience);
+  if (matched === undefined) return { kind: "refused", reason: "audience" };
   const resource = resourceOf(matched);
   const exp = claims.exp;
   return {
@@ -136,7 +147,7 @@ function outcomeOf(answer: Record<string, unknown>, audience: string[] | undefin
 /**
  * A verifier for opaque tokens by RFC 7662 introspection.
  * @example
- * const verifier = introspectionVerifier({ endpoint: "https://idp.example.com/introspect", clientId: "mcp-host", clientSecret });
+ * const verifier = introspectionVerifier({ endpoint: "https://idp.example.com/introspect", clientId: "mcp-host", clientSecret, audience: "https://mcp.example.com/mcp" });
  * const caller = await verifier.verify(token);
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {

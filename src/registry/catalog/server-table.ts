@@ -72,7 +72,7 @@ export class ServerTable {
   private makeUpstream(spec: ServerSpecification): Upstream {
     const { logger: root, setup, options, limits } = this.settings;
     const logger = root.child(spec.name);
-    const redact = redactorOf(spec);
+    const redact = redactorOf(spec, options.redactor);
     const name = spec.name;
     const connection = new ServerConnection(spec, {
       logger,

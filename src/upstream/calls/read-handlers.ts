@@ -2,7 +2,8 @@
  * Resource reads and prompt gets of an upstream, re-served through the host. A 2026-07-28 upstream's
  * `input_required` is handed to the client as the host's own (its state sealed inside the gateway's, exactly as for
  * tools); the upstream's "not found" and "invalid params" answers become the same protocol errors downstream, and
- * anything else fails the request with the host's internal-error answer (the details are logged).
+ * anything else fails the request with the host's internal-error answer (the details are logged). What the upstream
+ * answers reaches the client without the deployment's secrets (the gateway's SecretRedactor).
  */
 import type { GetPromptResult, InputRequiredResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { isMcpHostError } from "../../errors.js";
@@ -10,10 +11,17 @@ import { inputRequired } from "../../extension/input-required.js";
 import { invalidParams, resourceNotFound } from "../../extension/request-errors.js";
 import type { RequestContext } from "../../extension/types.js";
 import { isInputRequired, type McpRegistry } from "../../registry/index.js";
+import type { SecretRedactor } from "../../secret-redactor.js";
 import { decodeState, encodeState } from "./gateway-state.js";
 import { unanswerable } from "./refusals.js";
 
 type ReadOutcome<R> = R | InputRequiredResult;
+
+/** Where a server's reads go, and what keeps the deployment's secrets out of their answers. */
+export interface ReadSource {
+  registry: McpRegistry;
+  redactor: SecretRedactor;
+}
 
 /** The JSON-RPC code an upstream answered with, when the registry's error carries one. */
 function upstreamCode(error: unknown): number | undefined {
@@ -23,6 +31,7 @@ function upstreamCode(error: unknown): number | undefined {
 
 /** Runs one read (or get) round: the upstream's answer, its questions handed on, or its refusal turned into ours. */
 async function roundOf<R>(
+  redactor: SecretRedactor,
   key: string,
   ctx: RequestContext,
   run: (inputs: { inputResponses?: Record<string, unknown>; requestState?: string }) => Promise<ReadOutcome<R>>,
@@ -42,8 +51,8 @@ async function roundOf<R>(
     if (isMcpHostError(error) && code === -32602) throw invalidParams(error.message);
     throw error;
   }
-  if (!isInputRequired(result)) return result;
-  const requests = (result.inputRequests ?? {}) as Record<string, { method?: string }>;
+  if (!isInputRequired(result)) return redactor.redactValue(result);
+  const requests = redactor.redactValue((result.inputRequests ?? {}) as Record<string, { method?: string }>);
   const missing = unanswerable(
     ctx.clientCapabilities,
     Object.values(requests).map((r) => String(r.method)),
@@ -58,10 +67,12 @@ async function roundOf<R>(
 /**
  * Reads `uri` (a listed resource, or one a template expands to) from `server`.
  * @example
- * read: (ctx) => readUpstream(registry, "everything", "demo://resource/static/document/features.md", ctx)
+ * read: (ctx) => readUpstream(calls, "everything", "demo://resource/static/document/features.md", ctx)
  */
-export function readUpstream(registry: McpRegistry, server: string, uri: string, ctx: RequestContext): Promise<ReadOutcome<ReadResourceResult>> {
+export function readUpstream(source: ReadSource, server: string, uri: string, ctx: RequestContext): Promise<ReadOutcome<ReadResourceResult>> {
+  const { registry } = source;
   return roundOf(
+    source.redactor,
     `resource:${server}:${uri}`,
     ctx,
     (inputs) => registry.readResource(uri, { server, signal: ctx.signal, inputRequired: "return", ...inputs }),
@@ -73,17 +84,23 @@ export function readUpstream(registry: McpRegistry, server: string, uri: string,
 /**
  * Gets the prompt `name` (the registry's name for it) from `server`.
  * @example
- * get: (args, ctx) => getUpstreamPrompt(registry, "everything", "args-prompt", args, ctx)
+ * get: (args, ctx) => getUpstreamPrompt(calls, "everything", "args-prompt", args, ctx)
  */
 export function getUpstreamPrompt(
-  registry: McpRegistry,
+  source: ReadSource,
   server: string,
   name: string,
   args: Record<string, string>,
   ctx: RequestContext,
 ): Promise<ReadOutcome<GetPromptResult>> {
-  return roundOf(`prompt/${server}/${name}`, ctx, (inputs) => registry.getPrompt(name, args, { signal: ctx.signal, inputRequired: "return", ...inputs }), {
-    error: () => invalidParams(`prompt "${name}" was not found on server "${server}"`),
-    codes: [],
-  });
+  return roundOf(
+    source.redactor,
+    `prompt/${server}/${name}`,
+    ctx,
+    (inputs) => source.registry.getPrompt(name, args, { signal: ctx.signal, inputRequired: "return", ...inputs }),
+    {
+      error: () => invalidParams(`prompt "${name}" was not found on server "${server}"`),
+      codes: [],
+    },
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * The handler behind every upstream tool the gateway offers (docs/design.md §11): arguments, `_meta`, progress and
- * cancellation pass through to the upstream, and its result comes back untouched. Around that, the rounds a call may
+ * cancellation pass through to the upstream, and its result comes back as it is — but for the deployment's secrets,
+ * which the gateway's SecretRedactor takes out of it (an upstream that echoes its API key hands it to nobody). Around that, the rounds a call may
  * take with its client, all through the host's `input_required` (which works in both eras):
  * - approval (`approval: destructive | always`): the client is asked through elicitation before the tool runs;
  * - a 2026-07-28 upstream's own `input_required`: handed to the client as the tool's own, the upstream's state inside
@@ -13,6 +14,7 @@ import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/
 import { acceptedContent, inputRequired } from "../../extension/input-required.js";
 import type { ToolContext, ToolHandler, ToolResult } from "../../extension/types.js";
 import { isInputRequired, registryErrorCode, type McpRegistry, type RegistryTool, type UpstreamRequest } from "../../registry/index.js";
+import type { SecretRedactor } from "../../secret-redactor.js";
 import { observeUpstreamCall, type UpstreamCallObserver } from "./call-observer.js";
 import { decodeState, encodeState } from "./gateway-state.js";
 import type { PausedCalls } from "./paused-calls.js";
@@ -29,6 +31,8 @@ export interface ServerCalls {
   unreachable(): void;
   /** Times and traces each upstream call (absent: nobody observes). */
   observer?: UpstreamCallObserver;
+  /** Takes the deployment's secrets (and the credentials the gateway obtained) out of what the upstream answers. */
+  redactor: SecretRedactor;
 }
 
 /** The key under which the approval question is asked. */
@@ -85,7 +89,9 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     const step = await call.drive({ signal: ctx.signal, progress: (p) => ctx.progress(p.progress, p.total, p.message) });
     if (step.kind === "ask") {
       calls.paused.keep(call);
-      const inputRequests = Object.fromEntries(step.requests.map(({ key: k, request }) => [k, { method: request.method, params: request.params }]));
+      const inputRequests = Object.fromEntries(
+        step.requests.map(({ key: k, request }) => [k, { method: request.method, params: calls.redactor.redactValue(request.params) }]),
+      );
       const keys = step.requests.map((r) => r.key);
       return inputRequired({ inputRequests: inputRequests as never, requestState: encodeState({ k: "paused", t: key, id: call.id, keys }) });
     }
@@ -96,9 +102,9 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
   const finished = (result: CallToolResult | InputRequiredResult, ctx: ToolContext): ToolResult => {
     if (!isInputRequired(result)) {
       if (result.isError === true && registryErrorCode(result) === "MCP_SERVER_UNREACHABLE") calls.unreachable();
-      return result;
+      return calls.redactor.redactValue(result);
     }
-    const requests = (result.inputRequests ?? {}) as Record<string, { method?: string }>;
+    const requests = calls.redactor.redactValue((result.inputRequests ?? {}) as Record<string, { method?: string }>);
     const missing = unanswerable(
       ctx.clientCapabilities,
       Object.values(requests).map((r) => String(r.method)),

@@ -6,7 +6,7 @@
  * compiles each once, and a call does no schema work here.
  */
 import type { DynamicOffer, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec, ToolsetSpec } from "../../extension/types.js";
-import type { McpRegistry, RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../../registry/index.js";
+import type { RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../../registry/index.js";
 import { getUpstreamPrompt, readUpstream } from "../calls/read-handlers.js";
 import { upstreamToolHandler, type ServerCalls } from "../calls/tool-handler.js";
 import type { GatewayServerConfig } from "../gateway-options.js";
@@ -57,7 +57,7 @@ function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeou
   };
 }
 
-function resourceSpec(registry: McpRegistry, server: string, resource: RegistryResource): ResourceSpec {
+function resourceSpec(calls: ServerCalls, server: string, resource: RegistryResource): ResourceSpec {
   const d = resource.definition;
   return {
     uri: resource.upstreamUri,
@@ -69,11 +69,11 @@ function resourceSpec(registry: McpRegistry, server: string, resource: RegistryR
     ...(d.size === undefined ? {} : { size: d.size }),
     ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
     ...(d._meta === undefined ? {} : { meta: d._meta }),
-    read: (ctx) => readUpstream(registry, server, resource.upstreamUri, ctx),
+    read: (ctx) => readUpstream(calls, server, resource.upstreamUri, ctx),
   };
 }
 
-function templateSpec(registry: McpRegistry, server: string, template: RegistryResourceTemplate): ResourceTemplateSpec {
+function templateSpec(calls: ServerCalls, server: string, template: RegistryResourceTemplate): ResourceTemplateSpec {
   const d = template.definition;
   return {
     uriTemplate: d.uriTemplate,
@@ -84,11 +84,11 @@ function templateSpec(registry: McpRegistry, server: string, template: RegistryR
     ...(d.mimeType === undefined ? {} : { mimeType: d.mimeType }),
     ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
     ...(d._meta === undefined ? {} : { meta: d._meta }),
-    read: (uri, _variables, ctx) => readUpstream(registry, server, uri, ctx),
+    read: (uri, _variables, ctx) => readUpstream(calls, server, uri, ctx),
   };
 }
 
-function promptSpec(registry: McpRegistry, server: string, prompt: RegistryPrompt): PromptSpec {
+function promptSpec(calls: ServerCalls, server: string, prompt: RegistryPrompt): PromptSpec {
   const d = prompt.definition;
   return {
     name: prompt.name,
@@ -97,7 +97,7 @@ function promptSpec(registry: McpRegistry, server: string, prompt: RegistryPromp
     ...(d.description === undefined ? {} : { description: d.description }),
     ...(d.arguments === undefined ? {} : { arguments: d.arguments }),
     ...(d._meta === undefined ? {} : { meta: d._meta }),
-    get: (args, ctx) => getUpstreamPrompt(registry, server, prompt.name, args, ctx),
+    get: (args, ctx) => getUpstreamPrompt(calls, server, prompt.name, args, ctx),
   };
 }
 
@@ -114,14 +114,13 @@ export function serverOffer(parts: {
   filter: ToolFilter;
 }): ServerOffer {
   const { server, config, calls, listing, filter } = parts;
-  const { registry } = calls;
   const idle = config.timeoutMs ?? REGISTRY_DEFAULT_TIMEOUT_MS;
   const timeoutMs = (config.maxTotalTimeoutMs ?? idle * 10) + HOST_TIMEOUT_MARGIN_MS;
   return {
     toolsets: [toolsetOf(server, config, listing.instructions)],
     tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs)),
-    resources: listing.resources.map((r) => resourceSpec(registry, server, r)),
-    resourceTemplates: listing.templates.map((t) => templateSpec(registry, server, t)),
-    prompts: listing.prompts.map((p) => promptSpec(registry, server, p)),
+    resources: listing.resources.map((r) => resourceSpec(calls, server, r)),
+    resourceTemplates: listing.templates.map((t) => templateSpec(calls, server, t)),
+    prompts: listing.prompts.map((p) => promptSpec(calls, server, p)),
   };
 }

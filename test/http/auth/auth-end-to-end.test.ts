@@ -123,7 +123,13 @@ describe("auth end to end with real MCP clients", { timeout: 60_000 }, () => {
 
   it("serves opaque tokens through introspection to a pinned 2026-07-28 client", async () => {
     const app = await startProtectedApp(cleanup, {
-      verifier: introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "mcp-host-introspection-secret" }),
+      verifier: (baseUrl) =>
+        introspectionVerifier({
+          endpoint: as.introspectionEndpoint,
+          clientId: "mcp-host",
+          clientSecret: "mcp-host-introspection-secret",
+          audience: `${baseUrl}/mcp`,
+        }),
       metadata: { authorizationServers: [as.issuer] },
     });
     const provider = new ClientCredentialsProvider({ clientId: "opaque-client", clientSecret: "opaque-secret", expectedIssuer: as.issuer });

@@ -19,7 +19,7 @@ beforeEach(async () => {
 afterEach(() => as.close());
 
 const verifierWith = (extra: Partial<IntrospectionVerifierOptions> = {}) =>
-  introspectionVerifier({ endpoint: as.introspectionEndpoint, ...RS, clock, ...extra });
+  introspectionVerifier({ endpoint: as.introspectionEndpoint, ...RS, clock, audience: "urn:test:mcp", ...extra });
 const nowSec = () => Math.floor(clock.now() / 1000);
 
 describe("introspection verifier", () => {
@@ -164,7 +164,12 @@ describe("introspection verifier", () => {
       code: "AUTH_CONFIG_INVALID",
       message: "introspectionVerifier: `clientSecret` is required (give it as a secret reference)",
     });
-    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS, cacheMaxSeconds: -1 }), {
+    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS }), {
+      code: "AUTH_CONFIG_INVALID",
+      message:
+        "introspectionVerifier: `audience` is required: this server's resource identifier, which an introspected token's `aud` must name (else a token issued for another resource is accepted)",
+    });
+    assert.throws(made({ endpoint: as.introspectionEndpoint, ...RS, audience: "urn:test:mcp", cacheMaxSeconds: -1 }), {
       code: "AUTH_CONFIG_INVALID",
       message: "introspectionVerifier: `cacheMaxSeconds` must be a number ≥ 0",
     });

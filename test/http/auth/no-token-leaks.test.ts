@@ -53,7 +53,7 @@ before(async () => {
     logger,
   });
   opaqueApp = await startProtectedApp(cleanup, {
-    verifier: introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: INTROSPECTION_SECRET }),
+    verifier: introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: INTROSPECTION_SECRET, audience: "urn:test:mcp" }),
     metadata: { authorizationServers: [as.issuer] },
     logger,
   });

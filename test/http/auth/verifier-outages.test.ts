@@ -78,7 +78,13 @@ describe("JWKS outages", () => {
 
 describe("introspection outages", () => {
   const introspection = (fetchTimeoutMs = 10_000) =>
-    introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "mcp-host-introspection-secret", fetchTimeoutMs });
+    introspectionVerifier({
+      endpoint: as.introspectionEndpoint,
+      clientId: "mcp-host",
+      clientSecret: "mcp-host-introspection-secret",
+      audience: AUDIENCE,
+      fetchTimeoutMs,
+    });
 
   it("answers 'unavailable' on HTTP 500, does not cache it, and recovers", async () => {
     const verifier = introspection();
@@ -107,7 +113,7 @@ describe("introspection outages", () => {
   });
 
   it("answers 'unavailable' when the endpoint refuses this server's own credentials", async () => {
-    const verifier = introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "wrong-secret" });
+    const verifier = introspectionVerifier({ endpoint: as.introspectionEndpoint, clientId: "mcp-host", clientSecret: "wrong-secret", audience: AUDIENCE });
     await assertUnavailable(
       verifier.verify(as.issueOpaque()),
       "tokens cannot be verified right now: the introspection endpoint refused this server's client credentials (HTTP 401); check clientId and clientSecret",
@@ -119,6 +125,7 @@ describe("introspection outages", () => {
       endpoint: as.jwksUri.replace("/jwks", "/.well-known/oauth-authorization-server"),
       clientId: "mcp-host",
       clientSecret: "x",
+      audience: AUDIENCE,
     });
     await assertUnavailable(
       verifier.verify("tok"),
