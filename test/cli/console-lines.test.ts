@@ -21,7 +21,7 @@ const EXPECTED = [
   /^console\.log at setup$/,
   /^console\.info in a call$/,
   /^console\.warn at setup with 2 args$/,
-  /^console\.error in a call \u001b\[2J$/,
+  /^console\.error in a call .\[2J$/,
 ];
 
 function consoleLines(stderr: string): Array<Record<string, unknown>> {
