@@ -34,14 +34,14 @@ export type { LoadExtensionsOptions } from "./host/loading/load-extensions.js";
 
 export { createHostApp } from "./http/app.js";
 export type { HostApp } from "./http/app.js";
-export { listenHost } from "./http/listen.js";
-export type { ListenOptions, ListeningHost } from "./http/listen.js";
+export { listenHost } from "./http/edge/listen.js";
+export type { ListenOptions, ListeningHost } from "./http/edge/listen.js";
 export type { HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "./http/http-options.js";
 export { healthOf } from "./http/health.js";
 export type { Health } from "./http/health.js";
-export { mcpCors } from "./http/cors.js";
-export { tokenVerifierFrom } from "./http/host-auth-options.js";
-export type { HostAuthOptions, HostIntrospectionOptions } from "./http/host-auth-options.js";
+export { mcpCors } from "./http/mcp/cors.js";
+export { tokenVerifierFrom } from "./http/auth/host-auth-options.js";
+export type { HostAuthOptions, HostIntrospectionOptions } from "./http/auth/host-auth-options.js";
 
 // Token verification building blocks (docs/design.md §9): for the `auth` option's `verifier` and a serverFactory's chain.
 export {

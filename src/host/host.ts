@@ -12,7 +12,7 @@ import { BuildCache } from "./build/build-cache.js";
 import { compileBuild, type CompiledBuild } from "./build/compiled-build.js";
 import { gatherContents } from "./build/gather.js";
 import { composeInstructions } from "./build/instructions.js";
-import { builtServerOf, type BuiltServer, type NodeHandler } from "./built-server.js";
+import { builtServerOf, type BuiltServer } from "./built-server.js";
 import { describeFrom, type ExtensionDescription, type HostDescription, type UnavailableDescription } from "./describe.js";
 import { ChangeFeed, type OfferChange } from "./extensions/change-feed.js";
 import { toolsetsTouchedBy, type ExtensionRecord, type FailureRecord } from "./extensions/extension-record.js";
@@ -27,7 +27,7 @@ import { requestStateSealer, type RequestStateSealer } from "./protocol/request-
 import { ToolCallGate } from "./protocol/tool-limits.js";
 import { Revision } from "./revision.js";
 import { resolveSelection, selectionKey, type Selection } from "./selection.js";
-import { answerNotServed, OPEN_SERVING, type HostServing, type ServingPort } from "./serving-port.js";
+import { answerNotServed, OPEN_SERVING, type HostServing, type ServingLayer } from "./serving-port.js";
 
 export type { OfferChange } from "./extensions/change-feed.js";
 
@@ -83,7 +83,7 @@ export class McpHost {
   private monitor: EventLoopMonitor | undefined;
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
-  private port: ServingPort | undefined;
+  private layer: ServingLayer | undefined;
 
   constructor(contents: HostContents, options: HostOptions) {
     this.options = options;
@@ -309,19 +309,25 @@ export class McpHost {
     return this.describeActive(built.toolsets, built.unknown, built.toolNames, options.permitted);
   }
 
-  /** Attaches the serving layer (see serving-port.ts); refuses a second one while the first is attached. */
-  [OPEN_SERVING](port: ServingPort): HostServing {
-    if (this.port) {
+  /**
+   * Attaches the serving layer (see serving-port.ts): every build from now on gets its handler from it, so what was
+   * built before is dropped. Refuses a second one while the first is attached.
+   */
+  [OPEN_SERVING](layer: ServingLayer): HostServing {
+    if (this.layer) {
       throw new McpHostError(
         "HOST_ALREADY_SERVED",
         `host "${this.name}" is already being served over HTTP; close the first app (hostApp.close()) before serving it again, or build a second host`,
       );
     }
-    this.port = port;
+    this.layer = layer;
+    this.revisions.changed(undefined, false);
     return {
       compiled: (toolsets) => this.compiled(toolsets),
       close: () => {
-        if (this.port === port) this.port = undefined;
+        if (this.layer !== layer) return;
+        this.layer = undefined;
+        this.revisions.changed(undefined, false);
       },
     };
   }
@@ -387,19 +393,13 @@ export class McpHost {
       toolsetsTool: this.options.toolsetsTool ?? true,
       requestState: this.requestState,
       serverFactory: this.options.serverFactory,
-      handler: this.forwarder(active),
+      handlerFor: (build) => this.layer?.handlerFor(build) ?? answerNotServed,
       describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
       isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
       ...(this.activity === undefined ? {} : { activity: this.activity }),
       ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
       toolGate: this.toolGate,
     });
-  }
-
-  /** The selection's MCP handler: forwards to whatever serves the host now, so a build never outlives its port. */
-  private forwarder(active: readonly string[]): NodeHandler {
-    const toolsets = [...active];
-    return (req, res, next) => (this.port ? this.port.handle(toolsets, req, res, next) : answerNotServed(res));
   }
 
   private describeActive(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription {

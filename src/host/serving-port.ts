@@ -1,31 +1,35 @@
 /**
  * The seam between the host and whatever serves its selections over HTTP (docs/design.md §7, §8). The host never
- * imports the HTTP layer: when serving starts, that layer hands the host a port, and every selection's handler —
- * the one a serverFactory wraps — forwards to it. One port at a time: a second attempt is refused, never a
- * silent take-over, and a build made before serving started works as soon as it does.
+ * imports the HTTP layer: when serving starts, that layer hands the host a `ServingLayer`, and from then on every
+ * build's handler — the one its serverFactory wraps — is made by that layer for that build: the deployment's CORS,
+ * token verification, caller limits and toolset permissions, then MCP serving, all bound to the build, so the
+ * server a selection is built with is what serves it and carries its checks. Attaching or detaching drops every
+ * build; one made while nothing served answers 503 (it never serves unchecked), and one made before serving
+ * started is simply rebuilt on its next request. One layer at a time: a second is refused, never a silent take-over.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CompiledBuild } from "./build/compiled-build.js";
+import type { BuildCore, CompiledBuild } from "./build/compiled-build.js";
+import type { NodeHandler } from "./built-server.js";
 
 /** What the serving layer gives the host. */
-export interface ServingPort {
-  /** Serves one request of the selection whose active toolsets are `toolsets` (sorted). */
-  handle(toolsets: readonly string[], req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): unknown;
+export interface ServingLayer {
+  /** The handler of one build (what its serverFactory receives as `handler`). */
+  handlerFor(build: BuildCore): NodeHandler;
 }
 
 /** What the host gives the serving layer back: the seams only it needs. */
 export interface HostServing {
   /** The cached build of an active set, exactly as given (nothing resolved, nothing woken). */
   compiled(toolsets: readonly string[]): Promise<CompiledBuild>;
-  /** Detaches the port: selections answer 503 until serving starts again. */
+  /** Detaches the layer: builds made from now on answer 503 until serving starts again. */
   close(): void;
 }
 
-/** The host's method that attaches a port; not part of the public API (the symbol is not exported from an entry). */
+/** The host's method that attaches a layer; not part of the public API (the symbol is not exported from an entry). */
 export const OPEN_SERVING = Symbol("mcp-host.openServing");
 
 /** Answers a request for a selection of a host that nobody serves right now. */
-export function answerNotServed(res: ServerResponse): void {
+export function answerNotServed(_req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -1,32 +1,36 @@
 /**
- * createHostApp: the express app that serves a host over HTTP (docs/design.md §8). It owns the edge — the Host check,
- * CORS, the Origin check (a CORS origin is an allowed origin), token verification when `auth` is on (§9), body
- * limits, malformed JSON — then resolves the selection, builds (from the cache) what the caller may reach and
- * hands the request to what the serverFactory made for that selection. A client's mistake never gets a 500.
+ * createHostApp: what serves a host over HTTP (docs/design.md §8). It puts three things together: the edge (every
+ * request: facts, target, Host, routing — edge/edge.ts), the selection server the host builds every selection's
+ * handler from (CORS, token, permissions, limits, then MCP serving — mcp/selection-server.ts), and the other routes
+ * on express (`/toolsets`, `/healthz`, the RFC 9728 metadata, the operator page, `/metrics`). The MCP path never goes
+ * through express's router: the edge hands it straight to the server built for its selection.
  */
-import express, { type Request, type RequestHandler } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import express, { type Request } from "express";
 import type { McpHost } from "../host/host.js";
-import { mcpCors } from "./cors.js";
-import { finalErrorHandler } from "./final-error-handler.js";
-import { hostCheck, originCheck } from "./dns-rebinding.js";
-import { createHostAuth, type HostAuth } from "./host-auth.js";
+import { OPEN_SERVING } from "../host/serving-port.js";
+import { createHostAuth, type HostAuth } from "./auth/host-auth.js";
+import { createEdge } from "./edge/edge.js";
+import { originCheck } from "./edge/dns-rebinding.js";
+import { finalErrorHandler } from "./edge/final-error-handler.js";
+import { sendJsonRpcError } from "./edge/jsonrpc-response.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
-import { sendJsonRpcError } from "./jsonrpc-response.js";
-import { CallerLimits } from "./caller-limits.js";
-import { mcpRoute } from "./mcp-route.js";
-import { requestChain } from "./request-chain.js";
-import { requestTarget } from "./request-target.js";
+import { CallerLimits } from "./mcp/caller-limits.js";
+import { mcpCors } from "./mcp/cors.js";
+import { SelectionEndpoints } from "./mcp/selection-endpoints.js";
+import { SelectionServer } from "./mcp/selection-server.js";
 import { observeEdge } from "./observe/mount.js";
-import { SelectionEndpoints } from "./selection-endpoints.js";
 
 export interface HostApp {
-  /** The express app; mount it or `listen` on it. */
+  /** The node request listener: give it to `http.createServer` (what `listenHost` does). */
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The same as express middleware, for mounting the host in an app of your own. */
   app: express.Express;
   /** Every selection's MCP endpoint (legacy sessions live here). */
   endpoints: SelectionEndpoints;
   options: Readonly<HostAppOptions>;
-  /** Ends every legacy session and modern stream; does not stop the host. */
+  /** Ends every legacy session and modern stream, and detaches from the host; does not stop the host. */
   close(): Promise<void>;
 }
 
@@ -46,9 +50,47 @@ function isPreflight(req: Request): boolean {
   return req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
 }
 
+/** What express's own init does to a request, so a serverFactory's express middleware finds what it expects. */
+function expressRequests(app: express.Express): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const r = req as IncomingMessage & { res?: ServerResponse };
+    const s = res as ServerResponse & { req?: IncomingMessage; locals?: object };
+    r.res = res;
+    s.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    s.locals ??= Object.create(null);
+  };
+}
+
+/** The app's other routes (the MCP path is the edge's): CORS and the Origin check first, as for MCP. */
+function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined, observation: ReturnType<typeof observeEdge>) {
+  const path = options.path ?? "/mcp";
+  const logger = host.logger.child("http");
+  const rest = express();
+  rest.disable("x-powered-by");
+  // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
+  if (auth?.metadata !== undefined) rest.use(auth.metadata);
+  if (options.cors) rest.use(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
+  if (options.dnsRebindingProtection !== false) rest.use(originCheck(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}));
+  if (options.cors) rest.use((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
+  rest.get("/healthz", healthRoute(host, auth));
+  rest.get("/toolsets", ...toolsetsRoute(host, options, auth));
+  return {
+    rest,
+    finish(endpoints: SelectionEndpoints, limits: CallerLimits) {
+      observation.routes(rest, auth, endpoints, limits);
+      rest.use((req, res) => {
+        sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);
+      });
+      rest.use(finalErrorHandler(host, logger));
+    },
+  };
+}
+
 /**
  * @example
- * const { app } = createHostApp(host, { path: "/mcp" }); app.listen(3000, "127.0.0.1");
+ * const { listener } = createHostApp(host, { path: "/mcp" }); http.createServer(listener).listen(3000, "127.0.0.1");
  * createHostApp(host, { auth: { issuer, audience: "https://mcp.example.com/mcp", jwksUri }, cors: { origin: ["https://app.example.com"] } });
  */
 export function createHostApp(host: McpHost, options: HostAppOptions = {}): HostApp {
@@ -56,41 +98,35 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const logger = host.logger.child("http");
   const auth = options.auth === undefined ? undefined : createHostAuth(options.auth, { path, logger: logger.child("auth") });
   if (auth !== undefined) warnUnguarded(host, auth);
-  const endpoints = new SelectionEndpoints(host, options, auth);
-  const checked = options.dnsRebindingProtection !== false;
+  const observation = observeEdge(host, options);
+  const limits = new CallerLimits(options, logger);
+  const routes = restRoutes(host, options, auth, observation);
+  let endpoints: SelectionEndpoints | undefined;
+  const selections = new SelectionServer({
+    host,
+    options,
+    auth,
+    limits,
+    logger,
+    get endpoints() {
+      return endpoints!;
+    },
+  });
+  endpoints = new SelectionEndpoints(host, options, host[OPEN_SERVING](selections));
+  routes.finish(endpoints, limits);
+  const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => finalErrorHandler(host, logger)(error, req as Request, res as never, () => {});
+  const listener = createEdge({
+    host,
+    options,
+    authenticated: auth !== undefined,
+    observe: observation.middleware,
+    rest: routes.rest,
+    failed,
+    ...(host.options.serverFactory === undefined ? {} : { expressify: expressRequests(routes.rest) }),
+  });
   const app = express();
   app.disable("x-powered-by");
-  // The edge's checks run on every request, in this order; they are one router layer (src/http/request-chain.ts).
-  const edge: RequestHandler[] = [requestTarget()];
-  const observation = observeEdge(app, host, options);
-  if (observation.middleware !== undefined) edge.push(observation.middleware);
-  if (checked) edge.push(hostCheck(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}));
-  // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
-  if (auth?.metadata !== undefined) edge.push(auth.metadata);
-  if (options.cors) edge.push(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
-  if (checked) {
-    // A custom serverFactory may bring its own CORS: the MCP path's Origin is then checked after it, by the selection.
-    const factoryCors = host.options.serverFactory !== undefined;
-    const mcpPath = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/+$/, "")}/?$`, "i");
-    edge.push(
-      originCheck({ ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), defer: (req) => factoryCors && mcpPath.test(req.path) }),
-    );
-  }
-  // The preflight of an allowed origin, answered once the Origin check has passed (CORS set its headers above).
-  if (options.cors) edge.push((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
-  app.use(requestChain(edge));
-
-  app.get("/healthz", healthRoute(host, auth));
-  app.get("/toolsets", ...toolsetsRoute(host, options, auth));
-  const limits = new CallerLimits(options, logger);
-  app.all(path, requestChain(mcpRoute(host, options, auth, limits)));
-  observation.routes(auth, endpoints, limits);
-
-  app.use((req, res) => {
-    sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);
-  });
-
-  app.use(finalErrorHandler(host, logger));
-
-  return { app, endpoints, options, close: () => endpoints.close() };
+  app.use((req, res) => listener(req, res));
+  const served = endpoints;
+  return { listener, app, endpoints: served, options, close: () => served.close() };
 }

@@ -4,7 +4,7 @@
 import type { CorsOptions } from "cors";
 import type { Clock } from "../clock.js";
 import type { Observability } from "../observe/observability.js";
-import type { HostAuthOptions } from "./host-auth-options.js";
+import type { HostAuthOptions } from "./auth/host-auth-options.js";
 
 /** How 2025-era clients are served: with sessions, without, or not at all. */
 export type LegacyMode = "stateful" | "stateless" | "reject";
@@ -81,12 +81,6 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   metrics?: { path?: string; port?: number; scopes?: string[] };
   /** The operator page: on by default at `/`; `{ path }` moves it, `false` turns it off. */
   ui?: boolean | { path?: string };
-  /**
-   * Answer plain 2026-07-28 `tools/call` and list requests on the fast path (default true; docs/design.md §8). It
-   * answers what the SDK entry would, byte for byte; `false` sends everything through the SDK entry — for the
-   * parity tests and the bench's side-by-side, not for deployments.
-   */
-  modernFastPath?: boolean;
   /** The upstream servers the operator page lists (the gateway's `status()`); default: those the host reports down. */
   upstreams?: () => readonly { server: string; state: string; tools?: number; paused?: number; code?: string; message?: string }[];
 }

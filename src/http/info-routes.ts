@@ -11,9 +11,9 @@ import { assertNoUnknownToolsets } from "../host/selection.js";
 import { callerOf } from "./auth/bearer-auth.js";
 import { healthOf } from "./health.js";
 import { passWithoutToken } from "./auth/pass-without-token.js";
-import type { HostAuth } from "./host-auth.js";
+import type { HostAuth } from "./auth/host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
-import { selectionOf } from "./request-selection.js";
+import { selectionOf } from "./edge/request-selection.js";
 
 /** The catalogue as anyone may read it: extension errors, sources and upstream names left out. */
 function publicView(description: HostDescription): HostDescription {
@@ -55,7 +55,7 @@ export function healthRoute(host: McpHost, auth: HostAuth | undefined): RequestH
  */
 export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
   const describe = async (req: Request): Promise<HostDescription> => {
-    const selection = selectionOf(req, options.selection);
+    const { selection } = selectionOf(req, options.selection);
     if (options.selection?.strict)
       assertNoUnknownToolsets(
         host.activeFor(selection).unknown,

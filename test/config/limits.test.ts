@@ -5,7 +5,7 @@ import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { deploymentConfigSchema } from "../../src/config/schema.js";
 import { listenOptionsOf, toolLimitsOf } from "../../src/cli/listen-options.js";
-import { HTTP_DEFAULTS } from "../../src/http/http-defaults.js";
+import { HTTP_DEFAULTS } from "../../src/http/edge/http-defaults.js";
 import { TOOL_LIMIT_DEFAULTS } from "../../src/host/protocol/tool-limits.js";
 import { loadYaml, messageAt, refused, removeProjects } from "./config-kit.js";
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { buildHost } from "../../src/host/build-host.js";
 import { createHostApp } from "../../src/http/app.js";
-import type { HostAuthOptions } from "../../src/http/host-auth-options.js";
+import type { HostAuthOptions } from "../../src/http/auth/host-auth-options.js";
 import { createLogger } from "../../src/logger.js";
 import { authExtensions, authTestFile, bearer, type Runs } from "../helpers/auth-host.js";
 import { callText, connectV1, connectV2, eraOptions, listedTools, type ToolClient } from "../helpers/http-host.js";

@@ -6,7 +6,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ProtocolError } from "@modelcontextprotocol/client";
-import { ToolsetPermissions } from "../../src/http/toolset-permissions.js";
+import { ToolsetPermissions } from "../../src/http/auth/toolset-permissions.js";
 import { authTestFile, bearer } from "../helpers/auth-host.js";
 import { connectV2, LEGACY_POST_HEADERS, legacyInitialize, listedTools, raw, type V2Era, modernBody, modernHeaders } from "../helpers/http-host.js";
 

@@ -5,7 +5,7 @@
 // address are two callers), else the client address. On a manual clock.
 import { after, afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { HTTP_DEFAULTS } from "../../src/http/http-defaults.js";
+import { HTTP_DEFAULTS } from "../../src/http/edge/http-defaults.js";
 import type { AuthorizationServer } from "../fixtures/auth/authorization-server.js";
 import { authorizationServerFor, bearer, LeakWatch, serveAuthHost } from "../helpers/auth-host.js";
 import { Cleanup, connectV1, LEGACY_POST_HEADERS, legacyInitialize, raw, serveHost, watchLegacyStreams } from "../helpers/http-host.js";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import type { McpExtension } from "../../src/extension/types.js";
 import type { LogRecord } from "../../src/logger.js";
-import { jsonDepth } from "../../src/http/json-body.js";
+import { jsonDepth } from "../../src/http/edge/json-body.js";
 import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, raw, serveHost } from "../helpers/http-host.js";
 import { rawRequest } from "../helpers/raw-http.js";
 

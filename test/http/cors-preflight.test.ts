@@ -9,7 +9,7 @@ import cors from "cors";
 import express from "express";
 import type { McpExtension } from "../../src/extension/types.js";
 import { bearerAuth, jwtVerifier } from "../../src/http/auth/index.js";
-import { mcpCors } from "../../src/http/cors.js";
+import { mcpCors } from "../../src/http/mcp/cors.js";
 import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
 import { AUDIENCE, bearer } from "../helpers/auth-host.js";
 import { Cleanup, raw, serveHost } from "../helpers/http-host.js";

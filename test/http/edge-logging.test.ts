@@ -51,7 +51,7 @@ describe("what the edge logs", { timeout: 30_000 }, () => {
     const { served, baseUrl } = await serveHost(cleanup, extensions, { host: { logger } });
     const arrived = new Promise<void>((resolve) => served.http.once("request", () => resolve()));
     const client = new RawSocket(Number(baseUrl.port));
-    await client.send(postHead("/mcp", { host: `127.0.0.1:${baseUrl.port}`, ...LEGACY_POST_HEADERS }, 10_000) + '{"jsonrpc":"2.0",');
+    await client.send(`${postHead("/mcp", { host: `127.0.0.1:${baseUrl.port}`, ...LEGACY_POST_HEADERS }, 10_000)}{"jsonrpc":"2.0",`);
     await arrived;
     client.destroy();
     const line = await record(/went away|request aborted/);

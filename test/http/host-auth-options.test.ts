@@ -8,7 +8,7 @@ import { authSchema } from "../../src/config/schema-auth.js";
 import { buildHost } from "../../src/host/build-host.js";
 import { customVerifier } from "../../src/http/auth/index.js";
 import { createHostApp } from "../../src/http/app.js";
-import { type HostAuthOptions, tokenVerifierFrom } from "../../src/http/host-auth-options.js";
+import { type HostAuthOptions, tokenVerifierFrom } from "../../src/http/auth/host-auth-options.js";
 import { type AuthorizationServer, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
 import { Cleanup } from "../helpers/http-host.js";
 

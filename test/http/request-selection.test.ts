@@ -1,35 +1,50 @@
-// Reading a request's selection (docs/design.md §6): the raw query, else the X-MCP-Toolsets header, else the default.
-// A read is kept for the next request that names the same thing, so what is kept must be told apart by every input:
-// the query, the header, the deployment default and the ignored keys.
+// Reading a request's selection (docs/design.md §6), once per request at the edge: the raw query, else the
+// X-MCP-Toolsets header, else the deployment default — and which names the caller itself gave (the default's are
+// the deployment's, so a caller is never refused for a toolset it did not ask for).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { Request } from "express";
-import type { Selection } from "../../src/host/selection.js";
-import { selectionOf } from "../../src/http/request-selection.js";
+import type { IncomingMessage } from "node:http";
+import type { RequestSelection } from "../../src/http/edge/request-selection.js";
+import { selectionOf } from "../../src/http/edge/request-selection.js";
 
-function request(url: string, header?: string | string[]): Request {
-  return { url, originalUrl: url, headers: header === undefined ? {} : { "x-mcp-toolsets": header } } as unknown as Request;
+function request(url: string, header?: string | string[]): IncomingMessage {
+  return { url, headers: header === undefined ? {} : { "x-mcp-toolsets": header } } as unknown as IncomingMessage;
 }
 
-function shown(selection: Selection) {
-  return { named: [...selection.named], only: selection.only === null ? null : [...selection.only], without: [...selection.without] };
+function shown({ selection, named }: RequestSelection) {
+  return {
+    named: [...selection.named],
+    only: selection.only === null ? null : [...selection.only],
+    without: [...selection.without],
+    callerNamed: [...named],
+  };
 }
 
 describe("selectionOf", () => {
-  it("reads the query, else the header, else the default, and a repeated read answers the same", () => {
-    assert.deepEqual(shown(selectionOf(request("/mcp?only=a"), {})), { named: [], only: ["a"], without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp?only=a", "b"), {})), { named: [], only: ["a"], without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp", "b"), {})), { named: ["b"], only: null, without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp", ["b", "c"]), {})), { named: ["b", "c"], only: null, without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp"), { default: "only=core" })), { named: [], only: ["core"], without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp"), {})), { named: [], only: null, without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp"), { default: "without=x" })), { named: [], only: null, without: ["x"] });
-    assert.equal(selectionOf(request("/mcp?only=a"), {}), selectionOf(request("/mcp?only=a"), {}));
+  it("reads the query, else the header, else the default, and says what the caller named", () => {
+    assert.deepEqual(shown(selectionOf(request("/mcp?only=a"), {})), { named: [], only: ["a"], without: [], callerNamed: ["a"] });
+    assert.deepEqual(shown(selectionOf(request("/mcp?only=a", "b"), {})), { named: [], only: ["a"], without: [], callerNamed: ["a"] });
+    assert.deepEqual(shown(selectionOf(request("/mcp", "b"), {})), { named: ["b"], only: null, without: [], callerNamed: ["b"] });
+    assert.deepEqual(shown(selectionOf(request("/mcp", ["b", "c"]), {})), { named: ["b", "c"], only: null, without: [], callerNamed: ["b", "c"] });
+    assert.deepEqual(shown(selectionOf(request("/mcp"), { default: "only=core" })), { named: [], only: ["core"], without: [], callerNamed: [] });
+    assert.deepEqual(shown(selectionOf(request("/mcp"), {})), { named: [], only: null, without: [], callerNamed: [] });
+    assert.deepEqual(shown(selectionOf(request("/mcp"), { default: "without=x" })), { named: [], only: null, without: ["x"], callerNamed: [] });
+    assert.deepEqual(shown(selectionOf(request("/mcp?a&only=b"), {})), { named: ["a"], only: ["b"], without: [], callerNamed: ["a", "b"] });
   });
 
-  it("tells reads apart by their ignored keys", () => {
-    assert.deepEqual(shown(selectionOf(request("/mcp?scopes=1&only=a"), {})), { named: ["scopes"], only: ["a"], without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp?scopes=1&only=a"), { ignoreKeys: ["scopes"] })), { named: [], only: ["a"], without: [] });
-    assert.deepEqual(shown(selectionOf(request("/mcp?scopes=1&only=a"), {})), { named: ["scopes"], only: ["a"], without: [] });
+  it("skips the ignored keys before anything else", () => {
+    assert.deepEqual(shown(selectionOf(request("/mcp?scopes=1&only=a"), {})), { named: ["scopes"], only: ["a"], without: [], callerNamed: ["scopes", "a"] });
+    assert.deepEqual(shown(selectionOf(request("/mcp?scopes=1&only=a"), { ignoreKeys: ["scopes"] })), {
+      named: [],
+      only: ["a"],
+      without: [],
+      callerNamed: ["a"],
+    });
+    assert.deepEqual(shown(selectionOf(request("/mcp?scopes=1"), { ignoreKeys: ["scopes"], default: "only=core" })), {
+      named: [],
+      only: ["core"],
+      without: [],
+      callerNamed: [],
+    });
   });
 });

@@ -1,7 +1,7 @@
-// The host reaches its HTTP layer through a port given when serving starts (src/host/serving-port.ts): a build made
-// before serving serves as soon as serving starts; a second app on a served host is refused, not a silent
-// take-over; and the per-selection endpoints are bounded like the build cache without ever dropping one whose
-// listen stream is open.
+// The host reaches its HTTP layer through a serving layer given when serving starts (src/host/serving-port.ts): every
+// build's handler is made by it, so a build made before serving never serves unchecked (it answers 503) and the next
+// request gets a build made with the layer; a second app on a served host is refused, not a silent take-over; and
+// the per-selection endpoints are bounded like the build cache without ever dropping one whose listen stream is open.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { ExtensionContext, McpExtension } from "../../src/extension/types.js";
@@ -11,7 +11,7 @@ import { createHostApp } from "../../src/http/app.js";
 import { isMcpHostError } from "../../src/errors.js";
 import { memoryLogger } from "../../src/logger.js";
 import { Cleanup, connectV2, deferred, listedTools, serveHost } from "../helpers/http-host.js";
-import { listenHost } from "../../src/http/listen.js";
+import { listenHost } from "../../src/http/edge/listen.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -24,17 +24,22 @@ const toolsetOf = (name: string, extra: Partial<McpExtension> = {}): McpExtensio
   ...extra,
 });
 
-describe("the serving port", () => {
-  it("serves a build made before serving started, through the same built.server", async () => {
+describe("the serving layer", () => {
+  it("remakes a build made before serving started, so none serves without the layer's checks", async () => {
     const host = buildHost([toolsetOf("early")], { name: "port", logger: memoryLogger().logger });
     await host.start();
     const before = await host.build(parseSelection("only=early"));
     const served = await listenHost(host, { port: 0 });
     cleanup.add(() => served.close());
     const after = await host.build(parseSelection("only=early"));
-    assert.equal(after.server, before.server, "the build was not remade for serving");
+    assert.notEqual(after.server, before.server, "the build was remade with the serving layer's handler");
+    assert.ok(after.revision > before.revision);
     const { client } = await connectV2(cleanup, new URL(`${served.url.href}?only=early`), "modern");
     assert.deepEqual(await listedTools(client), ["early_tool", "list_server_toolsets"]);
+    // The old one is no door: whoever kept it gets the 503 a host nobody serves gives.
+    const answer = deferred<number>();
+    before.server({} as never, { headersSent: false, writeHead: (code: number) => answer.resolve(code), end: () => {} } as never, () => {});
+    assert.equal(await answer.promise, 503);
   });
 
   it("refuses a second app on a host that is being served, and serves again once the first is closed", async () => {

@@ -8,7 +8,7 @@ import { buildHost, defineExtension, defineTool, listenHost, silentLogger, type 
 import type { PeerConfig, PeerStarter } from "../peer.js";
 import { ECHO_DESCRIPTION, ECHO_NAME, echoInput, echoResult, extraResult, extraTools } from "../tools.js";
 
-async function start(config: PeerConfig, modernFastPath: boolean) {
+async function start(config: PeerConfig) {
   const echo = defineTool({ name: ECHO_NAME, description: ECHO_DESCRIPTION, inputSchema: echoInput, handler: ({ text }) => echoResult(text) });
   const extras: ToolSpec<any>[] = extraTools(config.extraTools).map((tool) => ({ ...tool, handler: () => extraResult() }));
   const extension = defineExtension({ name: "bench", tools: [echo, ...extras] });
@@ -17,13 +17,12 @@ async function start(config: PeerConfig, modernFastPath: boolean) {
   const served = await listenHost(host, {
     host: "127.0.0.1",
     port: 0,
-    modernFastPath,
     ...(config.sessionIdleTtlMs === undefined ? {} : { sessionIdleTtlMs: config.sessionIdleTtlMs }),
   });
   return { url: served.url.href, close: () => served.close() };
 }
 
-export const startMcpHost: PeerStarter = (config) => start(config, true);
+export const startMcpHost: PeerStarter = (config) => start(config);
 
-/** The same host with the modern fast path off: every request through the SDK entry, as before the fast path. */
-export const startMcpHostSdkEntry: PeerStarter = (config) => start(config, false);
+/** Kept for the peer list: there is one way into the SDK now, so it is the same host (the fast path is gone). */
+export const startMcpHostSdkEntry: PeerStarter = (config) => start(config);

@@ -23,8 +23,8 @@ import { isStandardSchema } from "../../extension/schema-types.js";
 import { gatherContents } from "./gather.js";
 import type { ToolCallGate } from "../protocol/tool-limits.js";
 
-/** One compiled build: what every request for its active set shares. */
-export interface CompiledBuild {
+/** What a build is before its server is made: what the serving layer binds a build's handler to. */
+export interface BuildCore {
   /** The active toolsets joined by commas (names never contain one); for logs and `ServerDraft.key`. */
   readonly key: string;
   /** The active toolsets, sorted: the build's identity. */
@@ -32,10 +32,14 @@ export interface CompiledBuild {
   readonly revision: number;
   readonly toolNames: readonly string[];
   readonly instructions: string | undefined;
-  /** What the serverFactory made for this selection. */
-  readonly server: NodeHandler;
   /** The tables and settings every per-request SDK server of this build reads. */
   readonly protocol: ProtocolCore;
+}
+
+/** One compiled build: what every request for its active set shares. */
+export interface CompiledBuild extends BuildCore {
+  /** What the serverFactory made for this selection, around the handler the serving layer made for it. */
+  readonly server: NodeHandler;
 }
 
 /** What compiling needs from the host. */
@@ -53,8 +57,8 @@ export interface CompileInput {
   toolsetsTool: boolean;
   requestState: RequestStateSealer;
   serverFactory: ServerFactory | undefined;
-  /** The selection's MCP handler, as the host forwards it to whatever serves it. */
-  handler: NodeHandler;
+  /** Makes the build's handler (the serving layer's, or a 503 while nothing serves). */
+  handlerFor(build: BuildCore): NodeHandler;
   /** Reads the host's description at call time (for `list_server_toolsets`). */
   describe(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription;
   /** The stand-in handlers of tools that run in workers. */
@@ -131,15 +135,16 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     ...(input.toolGate === undefined ? {} : { toolGate: input.toolGate }),
     ...(input.observer === undefined ? {} : { observer: input.observer }),
   };
-  const factory = input.serverFactory ?? ((parts) => parts.handler);
-  const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handler });
-  return Object.freeze({
+  const core: BuildCore = Object.freeze({
     key: input.key,
     toolsets: [...input.active],
     revision: input.revision,
     toolNames,
     instructions: draft.instructions,
-    server,
     protocol,
   });
+  // A factory composes with the handler (it carries the deployment's CORS and token checks); it cannot take them out.
+  const factory = input.serverFactory ?? ((parts) => parts.handler);
+  const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handlerFor(core) });
+  return Object.freeze({ ...core, server });
 }

@@ -5,14 +5,23 @@
  * An MCP request the protocol core did not answer itself (`initialize`, `ping`, a listen stream, a refusal at the
  * edge) gets its MCP server span here, after the fact. Nothing here can fail the request it watches.
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { context } from "@opentelemetry/api";
-import type { RequestHandler } from "express";
 import type { Observability } from "../../observe/observability.js";
 import { type RequestTrack, withLogFields } from "../../observe/log-context.js";
 import { ambientOfHeaders } from "../../observe/tracing.js";
-import { onResponseClose } from "../connection-tracker.js";
-import { mcpFactsOf, requestIdOf } from "./http-request-facts.js";
+import { onResponseClose } from "../edge/connection-tracker.js";
+import { factsOf } from "../edge/request-facts.js";
+import { mcpFactsOf } from "./http-request-facts.js";
+
+/** A node-level step of the edge: `next` continues with the request. */
+export type EdgeStep = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  const at = url.indexOf("?");
+  return at < 0 ? url : url.slice(0, at);
+}
 
 /** The paths the edge tells apart (for the `route` label). */
 export interface ObservedRoutes {
@@ -45,16 +54,17 @@ export type StreamCount = () => number;
  * @example
  * const { middleware, openStreams } = accessObserver(observability, { mcpPath: "/mcp" }); app.use(middleware);
  */
-export function accessObserver(observability: Observability, routes: ObservedRoutes): { middleware: RequestHandler; openStreams: StreamCount } {
+export function accessObserver(observability: Observability, routes: ObservedRoutes): { middleware: EdgeStep; openStreams: StreamCount } {
   const routeOf = routeMatcher(routes);
   const inFlight = new Set<IncomingMessage>();
   const tracing = observability.tracing;
   if (observability.countsOnly) return { middleware: countingOnly(observability, routeOf, inFlight), openStreams: streamsOf(routeOf, inFlight) };
-  const middleware: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    const requestId = requestIdOf(req);
+  const middleware: EdgeStep = (req, res, next) => {
+    const known = factsOf(req);
+    const started = known.startedAt;
+    const requestId = known.id;
     const track: RequestTrack = { observed: false };
-    const path = req.path;
+    const path = pathOf(req);
     const route = routeOf(path);
     const ambient = tracing === undefined ? undefined : ambientOfHeaders(req.headers);
     const finish = () => {
@@ -63,7 +73,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
       const facts = route === "mcp" ? mcpFactsOf(req) : undefined;
       const status = res.headersSent || res.writableFinished ? res.statusCode : 499;
       observability.httpRequest({
-        method: req.method,
+        method: req.method ?? "GET",
         path,
         route,
         status,
@@ -78,7 +88,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
       if (facts !== undefined && tracing !== undefined && ambient !== undefined && !track.observed) {
         tracing.recordFinished(
           {
-            method: facts.rpcMethod ?? req.method,
+            method: facts.rpcMethod ?? req.method ?? "GET",
             id: facts.id ?? "",
             era: facts.era,
             transport: "http",
@@ -118,14 +128,14 @@ function streamsOf(routeOf: (path: string) => string, inFlight: ReadonlySet<Inco
 }
 
 /** The edge when only the page's counters listen: a timer per request, nothing else. */
-function countingOnly(observability: Observability, routeOf: (path: string) => string, inFlight: Set<IncomingMessage>): RequestHandler {
+function countingOnly(observability: Observability, routeOf: (path: string) => string, inFlight: Set<IncomingMessage>): EdgeStep {
   return (req, res, next) => {
-    const started = performance.now();
+    const facts = factsOf(req);
     inFlight.add(req);
     onResponseClose(res, () => {
       inFlight.delete(req);
-      const stream = req.method === "GET" && routeOf(req.path) === "mcp";
-      observability.rates.record({ status: res.headersSent ? res.statusCode : 499, durationMs: performance.now() - started, stream });
+      const stream = facts.stream && routeOf(pathOf(req)) === "mcp";
+      observability.rates.record({ status: res.headersSent ? res.statusCode : 499, durationMs: performance.now() - facts.startedAt, stream });
     });
     next();
   };

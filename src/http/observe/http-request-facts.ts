@@ -1,14 +1,12 @@
 /**
  * What the HTTP edge knows about a request once it was answered, in the bounded terms logs and metrics use: its
  * route, its protocol era, its JSON-RPC method (a known MCP method, else `other`), whether it was a long-lived
- * stream, its request id. Read after the fact from what the app left on the request (the parsed body, the build's
- * scope, the verified caller), so serving pays nothing for it up front.
+ * stream, its request id. Read after the fact from the request's facts (the parsed body, the build that served it,
+ * the verified caller), so serving pays nothing for it up front.
  */
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { callerOf } from "../auth/bearer-auth.js";
-import { bodyOf, header, looksModern } from "../era-sniff.js";
-import { scopeOf } from "../request-scope.js";
+import { carriedFacts } from "../edge/request-facts.js";
+import { looksModern } from "../mcp/era-sniff.js";
 
 /**
  * The JSON-RPC methods of MCP (both eras) that may be a metric label; any other is `other`.
@@ -37,18 +35,6 @@ export const KNOWN_RPC_METHODS: ReadonlySet<string> = new Set([
   "notifications/roots/list_changed",
 ]);
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/**
- * The request's id: a well-formed `X-Request-Id` it came with (a proxy's), else a new one.
- * @example
- * requestIdOf(req) // "5f0c…" (a UUID) or the proxy's id
- */
-export function requestIdOf(req: IncomingMessage): string {
-  const given = header(req, "x-request-id");
-  return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
 /**
  * The JSON-RPC method a body names, bounded.
  * @example
@@ -75,17 +61,18 @@ export function mcpFactsOf(req: IncomingMessage): {
   id?: string;
   meta?: Record<string, unknown>;
 } {
-  const body = bodyOf(req);
+  const facts = carriedFacts(req);
+  const body = facts?.body;
   const rpcMethod = rpcMethodOf(body);
-  const selection = scopeOf(req)?.compiled.key;
-  const subject = callerOf(req)?.subject;
+  const selection = facts?.built?.key;
+  const subject = facts?.caller?.subject;
   const message = body as { id?: unknown; params?: { _meta?: unknown } } | undefined;
   const id = message?.id;
   const meta = message?.params?._meta;
   return {
     era: looksModern(req, body) ? "modern" : "legacy",
     ...(rpcMethod === undefined ? {} : { rpcMethod }),
-    stream: req.method === "GET" || rpcMethod === "subscriptions/listen",
+    stream: facts?.stream ?? req.method === "GET",
     ...(selection === undefined ? {} : { selection }),
     ...(subject === undefined ? {} : { subject }),
     ...(typeof id === "string" || typeof id === "number" ? { id: String(id) } : {}),

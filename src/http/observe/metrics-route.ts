@@ -10,8 +10,8 @@ import type { AddressInfo } from "node:net";
 import type { RequestHandler } from "express";
 import type { HostMetrics } from "../../observe/metrics.js";
 import { callerOf } from "../auth/bearer-auth.js";
-import type { HostAuth } from "../host-auth.js";
-import { hostAllowed } from "../dns-rebinding.js";
+import type { HostAuth } from "../auth/host-auth.js";
+import { hostAllowed } from "../edge/dns-rebinding.js";
 
 async function answer(metrics: HostMetrics, res: { statusCode: number; setHeader(name: string, value: string): unknown; end(body: string): unknown }) {
   try {

@@ -6,16 +6,15 @@
  * with neither `observability` nor the page, nothing is mounted.
  */
 import type express from "express";
-import type { RequestHandler } from "express";
 import { McpHostError } from "../../errors.js";
 import type { McpHost } from "../../host/host.js";
 import { silentLogger } from "../../logger.js";
 import { createObservability, type Observability } from "../../observe/observability.js";
-import type { HostAuth } from "../host-auth.js";
+import type { HostAuth } from "../auth/host-auth.js";
 import type { HostAppOptions } from "../http-options.js";
-import type { CallerLimits } from "../caller-limits.js";
-import type { SelectionEndpoints } from "../selection-endpoints.js";
-import { accessObserver } from "./access-observer.js";
+import type { CallerLimits } from "../mcp/caller-limits.js";
+import type { SelectionEndpoints } from "../mcp/selection-endpoints.js";
+import { accessObserver, type EdgeStep } from "./access-observer.js";
 import { metricsRoute } from "./metrics-route.js";
 import { uiRoutes } from "./ui-routes.js";
 
@@ -23,10 +22,10 @@ import { uiRoutes } from "./ui-routes.js";
 export interface EdgeObservation {
   observability: Observability | undefined;
   /** The edge's observer, for the app to run first on every request (absent: nothing observes). */
-  middleware: RequestHandler | undefined;
+  middleware: EdgeStep | undefined;
   openStreams(): number;
   /** Mounts `/metrics` (on this port) and the operator page. */
-  routes(auth: HostAuth | undefined, endpoints: SelectionEndpoints, limits: CallerLimits): void;
+  routes(app: express.Express, auth: HostAuth | undefined, endpoints: SelectionEndpoints, limits: CallerLimits): void;
 }
 
 /**
@@ -67,9 +66,9 @@ function pausedOf(options: HostAppOptions): Record<string, number> {
 
 /**
  * @example
- * const observation = observeEdge(app, host, options); … observation.routes(auth, endpoints);
+ * const observation = observeEdge(host, options); … observation.routes(app, auth, endpoints, limits);
  */
-export function observeEdge(app: express.Express, host: McpHost, options: HostAppOptions): EdgeObservation {
+export function observeEdge(host: McpHost, options: HostAppOptions): EdgeObservation {
   checkMetrics(options);
   const uiPath = uiPathOf(options);
   // The page draws the host's own counters: without an `observability`, a silent one keeps them.
@@ -86,7 +85,7 @@ export function observeEdge(app: express.Express, host: McpHost, options: HostAp
     observability,
     middleware: edge?.middleware,
     openStreams,
-    routes: (auth, endpoints, limits) => {
+    routes: (app, auth, endpoints, limits) => {
       const metrics = observability?.metrics;
       observability?.watch({
         legacySessions: () => endpoints.sessions.size,

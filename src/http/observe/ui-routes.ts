@@ -6,7 +6,7 @@
 import express, { type Request, type RequestHandler, type Router } from "express";
 import type { McpHost } from "../../host/host.js";
 import { callerOf } from "../auth/bearer-auth.js";
-import type { HostAuth } from "../host-auth.js";
+import type { HostAuth } from "../auth/host-auth.js";
 import type { SelectionOptions } from "../http-options.js";
 import { explore, type OverviewSources, overviewOf } from "./ui-data.js";
 import { pageSecurityPolicy, renderPage } from "./ui-page.js";

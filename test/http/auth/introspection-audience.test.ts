@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
 import { loadConfig } from "../../../src/config/index.js";
 import { introspectionVerifier, type IntrospectionVerifierOptions } from "../../../src/http/auth/index.js";
-import { tokenVerifierFrom } from "../../../src/http/host-auth-options.js";
+import { tokenVerifierFrom } from "../../../src/http/auth/host-auth-options.js";
 import type { AuthorizationServer } from "../../fixtures/auth/authorization-server.js";
 import { authorizationServerFor, bearer, LeakWatch, REFUSAL_REASONS, serveAuthHost } from "../../helpers/auth-host.js";
 import { REPO } from "../../helpers/cli-process.js";

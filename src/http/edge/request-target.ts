@@ -5,7 +5,7 @@
  * what the client really asked for. A Host header that is no host (`a b`, `127.0.0.1:99999`) is the client's
  * mistake: 400, not the 500 that building a URL from it would give later.
  */
-import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 
 /** A Host header value: a host name or IP literal, optionally with a port of at most 65535. */
@@ -37,35 +37,32 @@ function hostProblemOnce(host: string): string | undefined {
 
 /**
  * Rewrites an absolute-form target to its origin form (taking its authority as the Host), and refuses a
- * malformed Host header with 400.
+ * malformed Host header with 400. True when the request may go on; false when it was answered.
  * @example
- * app.use(requestTarget());
+ * if (!saneTarget(req, res)) return;
  */
-export function requestTarget() {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const target = req.url;
-    if (!target.startsWith("/") && /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
-      let url: URL;
-      try {
-        url = new URL(target);
-      } catch {
-        sendJsonRpcError(res, 400, -32600, "Bad Request: the request target is not a valid URL.");
-        return;
-      }
-      if (url.protocol !== "http:" && url.protocol !== "https:") {
-        sendJsonRpcError(res, 400, -32600, `Bad Request: a request target of scheme "${url.protocol.slice(0, -1)}" is not served here.`);
-        return;
-      }
-      req.url = `${url.pathname}${url.search}`;
-      req.originalUrl = req.url;
-      req.headers.host = url.host;
+export function saneTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? "/";
+  if (!target.startsWith("/") && /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      sendJsonRpcError(res, 400, -32600, "Bad Request: the request target is not a valid URL.");
+      return false;
     }
-    const host = req.headers.host;
-    const why = host === undefined ? undefined : hostProblemOnce(host);
-    if (why !== undefined) {
-      sendJsonRpcError(res, 400, -32600, `Bad Request: the Host header ${why}.`);
-      return;
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      sendJsonRpcError(res, 400, -32600, `Bad Request: a request target of scheme "${url.protocol.slice(0, -1)}" is not served here.`);
+      return false;
     }
-    next();
-  };
+    req.url = `${url.pathname}${url.search}`;
+    req.headers.host = url.host;
+  }
+  const host = req.headers.host;
+  const why = host === undefined ? undefined : hostProblemOnce(host);
+  if (why !== undefined) {
+    sendJsonRpcError(res, 400, -32600, `Bad Request: the Host header ${why}.`);
+    return false;
+  }
+  return true;
 }

@@ -3,7 +3,7 @@
  * which toolsets a selection names that they do not. A toolset with no scopes listed is open to every valid
  * token; one with scopes needs all of them. Pure functions of the scope map, so every rule is pinned by a test.
  */
-import { authConfigError } from "./auth/refusals.js";
+import { authConfigError } from "./refusals.js";
 
 export type ToolsetScopes = Readonly<Record<string, readonly string[]>>;
 

@@ -7,14 +7,14 @@
 import type { ServerResponse } from "node:http";
 import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 import type { RequestHandler, Router } from "express";
-import { silentLogger, type Logger } from "../logger.js";
-import { bearerAuth } from "./auth/bearer-auth.js";
-import { bearerTokenOf } from "./auth/bearer-token.js";
-import { sendAuthFailure } from "./auth/challenge.js";
-import { protectedResourceMetadata } from "./auth/protected-resource-metadata.js";
-import { authConfigError, insufficientScope } from "./auth/refusals.js";
-import { publicBaseUrlOf, publicRequestUrl, publicResourceUrl, type AuthRequest } from "./auth/resource-url.js";
-import type { TokenVerifier, VerifiedCaller } from "./auth/verified-caller.js";
+import { silentLogger, type Logger } from "../../logger.js";
+import { bearerAuth, bearerGate, type BearerGate } from "./bearer-auth.js";
+import { bearerTokenOf } from "./bearer-token.js";
+import { sendAuthFailure } from "./challenge.js";
+import { protectedResourceMetadata } from "./protected-resource-metadata.js";
+import { authConfigError, insufficientScope } from "./refusals.js";
+import { publicBaseUrlOf, publicRequestUrl, publicResourceUrl, type AuthRequest } from "./resource-url.js";
+import type { TokenVerifier, VerifiedCaller } from "./verified-caller.js";
 import { tokenVerifierFrom, type HostAuthOptions } from "./host-auth-options.js";
 import { ToolsetPermissions } from "./toolset-permissions.js";
 
@@ -23,7 +23,9 @@ export interface HostAuth {
   readonly permissions: ToolsetPermissions;
   readonly onInsufficientScope: "refuse" | "omit";
   readonly publicToolsets: boolean;
-  /** Verifies the bearer token (setting `req.auth` and `callerOf(req)`) or answers 400/401/403/503. */
+  /** Verifies the bearer token (the caller goes into the request's facts) or answers 400/401/403/503. */
+  readonly gate: BearerGate;
+  /** The same gate as express middleware (for `/toolsets` and the operator page's data). */
   readonly require: RequestHandler;
   /** The RFC 9728 route; absent when no authorization server is configured. */
   readonly metadata: Router | undefined;
@@ -83,17 +85,20 @@ export function createHostAuth(options: HostAuthOptions, context: { path: string
     resource.search = publicRequestUrl(req, publicUrl).search;
     return getOAuthProtectedResourceMetadataUrl(resource);
   };
-  const require = bearerAuth({
+  const gateOptions = {
     verifier,
     resourceMetadataUrl: metadataUrl,
     logger,
     ...(options.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: options.retryAfterSeconds }),
-  });
+  };
+  const gate = bearerGate(gateOptions);
+  const require = bearerAuth(gateOptions);
   return {
     verifier,
     permissions,
     onInsufficientScope,
     publicToolsets: options.publicToolsets === true,
+    gate,
     require,
     metadata,
     callerIfAny: async (req) => {

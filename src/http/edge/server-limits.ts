@@ -7,7 +7,7 @@
  */
 import type { Server as HttpServer, ServerOptions } from "node:http";
 import type { Socket } from "node:net";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../logger.js";
 import { HTTP_DEFAULTS } from "./http-defaults.js";
 
 /** The bounds of the server's connections (config `http.*`). */

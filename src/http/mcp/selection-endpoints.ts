@@ -1,29 +1,32 @@
 /**
- * The serving port of one HTTP app (see src/host/serving-port.ts): the endpoint of every selection it has served,
- * kept per selection so listen streams and legacy sessions keep hearing list changes across rebuilds, and
- * bounded like the build cache — the least recently used idle endpoint goes first; one with a request in flight or
- * an open stream never does. It also tells each selection's listeners what changed.
+ * The endpoint of every selection one HTTP app has served, kept per selection so listen streams and legacy sessions
+ * keep hearing list changes across rebuilds, and bounded like the build cache — the least recently used idle
+ * endpoint goes first; one with a request in flight or an open stream never does. It also tells each selection's
+ * listeners what changed.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { McpHost, OfferChange } from "../host/host.js";
-import { selectionKey } from "../host/selection.js";
-import { OPEN_SERVING, type HostServing, type ServingPort } from "../host/serving-port.js";
-import type { HostAuth } from "./host-auth.js";
-import type { HostAppOptions } from "./http-options.js";
-import { HTTP_DEFAULTS } from "./http-defaults.js";
+import type { BuildCore } from "../../host/build/compiled-build.js";
+import type { McpHost, OfferChange } from "../../host/host.js";
+import { selectionKey } from "../../host/selection.js";
+import type { HostServing } from "../../host/serving-port.js";
+import type { HostAppOptions } from "../http-options.js";
+import type { RequestFacts } from "../edge/request-facts.js";
+import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
-import { SelectionGuard } from "./selection-guard.js";
 
-export class SelectionEndpoints implements ServingPort {
+export class SelectionEndpoints {
   readonly sessions: LegacySessionStore;
   private readonly endpoints = new Map<string, SelectionEndpoint>();
   private readonly context: EndpointContext;
-  private readonly serving: HostServing;
   private readonly maxEndpoints: number;
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(host: McpHost, options: HostAppOptions = {}, auth?: HostAuth) {
+  constructor(
+    host: McpHost,
+    options: HostAppOptions,
+    private readonly serving: HostServing,
+  ) {
     const logger = host.logger.child("http");
     this.maxEndpoints = host.options.maxBuilds ?? 256;
     this.sessions = new LegacySessionStore({
@@ -34,7 +37,6 @@ export class SelectionEndpoints implements ServingPort {
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    this.serving = host[OPEN_SERVING](this);
     const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
     const subscriptionLimits = {
       maxSubscriptions: options.maxSubscriptionsPerSession ?? HTTP_DEFAULTS.maxSubscriptionsPerSession,
@@ -42,24 +44,22 @@ export class SelectionEndpoints implements ServingPort {
     };
     this.context = {
       legacy: options.legacy ?? "stateful",
-      legacyServing: { sessions: this.sessions, serving: this.serving, logger, maxBodyBytes, subscriptionLimits },
+      legacyServing: { sessions: this.sessions, serving: this.serving, logger, subscriptionLimits },
       subscriptionLimits,
       serving: this.serving,
       logger,
       maxBodyBytes,
-      fastPath: options.modernFastPath !== false,
-      guard: new SelectionGuard({
-        checkOrigin: options.dnsRebindingProtection !== false,
-        ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
-        ...(auth ? { auth } : {}),
-        declared: () => host.declaredToolsets().map((t) => t.name),
-      }),
     };
     this.unsubscribe = [host.onOfferChange((change) => this.offerChanged(change)), host.onResourceUpdated((uri) => this.resourceUpdated(uri))];
   }
 
-  handle(toolsets: readonly string[], req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.endpointFor(toolsets).handle(req, res);
+  /**
+   * Serves one request for `build` on its selection's endpoint.
+   * @example
+   * await endpoints.serve(build, facts, req, res);
+   */
+  serve(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.endpointFor(build.toolsets).handle(build, facts, req, res);
   }
 
   /** The entries of what clients made this app keep: endpoints, legacy sessions, their subscriptions and callers. */

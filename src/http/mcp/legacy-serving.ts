@@ -1,35 +1,65 @@
 /**
  * Serving the 2025 era over HTTP with sessions (docs/design.md §8, `http.legacy: stateful`): an `initialize` opens a
  * session bound to its selection's build; later requests carry `Mcp-Session-Id` and reach that session's
- * transport. A session that belongs to another selection, an unknown session, or a request without one gets a
- * JSON-RPC error that says what to do. A session opened with a verified token is bound to its subject: another
+ * transport — the SDK's web-standard one, handed each request through the one exchange every MCP request takes
+ * (web-exchange.ts). A session that belongs to another selection, an unknown session, or a request without one gets
+ * a JSON-RPC error that says what to do. A session opened with a verified token is bound to its subject: another
  * caller's request on it is answered as for an unknown session (MCP guidance on session hijacking), and runs nothing.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NodeStreamableHTTPServerTransport, toWebRequest } from "@modelcontextprotocol/node";
-import { isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
-import type { Logger } from "../logger.js";
-import { createSdkServer } from "../host/protocol/sdk-server.js";
-import type { HostServing } from "../host/serving-port.js";
-import { bodyOf, header, looksModern } from "./era-sniff.js";
-import { sendJsonRpcError } from "./jsonrpc-response.js";
-import type { LegacySession, LegacySessionStore } from "./legacy-sessions.js";
-import type { RequestScope } from "./request-scope.js";
+import { classifyInboundRequest, isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { Logger } from "../../logger.js";
+import type { BuildCore } from "../../host/build/compiled-build.js";
+import { createSdkServer } from "../../host/protocol/sdk-server.js";
+import { SessionSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
+import type { HostServing } from "../../host/serving-port.js";
+import { header, type RequestFacts } from "../edge/request-facts.js";
+import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 import { callerKeyOf } from "./caller-limits.js";
-import { SessionSubscriptions, type SubscriptionLimits } from "../host/protocol/subscriptions.js";
+import { looksModern } from "./era-sniff.js";
+import type { LegacySession, LegacySessionStore } from "./legacy-sessions.js";
+import { webRequestOf, writeWebResponse } from "./web-exchange.js";
 
 /** What legacy serving shares across selections. */
 export interface LegacyServing {
   sessions: LegacySessionStore;
   serving: HostServing;
   logger: Logger;
-  maxBodyBytes: number;
   /** What one session may follow with `resources/subscribe`. */
   subscriptionLimits: SubscriptionLimits;
 }
 
-async function openSession(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, key: string, scope: RequestScope): Promise<void> {
+/**
+ * True when the SDK's entry would route this POST to its 2025-era serving: the SDK's own classifier on the parsed
+ * body and the standard headers (what `isLegacyRequest` runs), or a body that is no JSON at all.
+ */
+function isLegacyClassified(req: IncomingMessage, body: unknown): boolean {
+  if (body === undefined) return true;
+  const protocolVersionHeader = header(req, "mcp-protocol-version");
+  const mcpMethodHeader = header(req, "mcp-method");
+  const mcpNameHeader = header(req, "mcp-name");
+  return (
+    classifyInboundRequest({
+      httpMethod: "POST",
+      ...(protocolVersionHeader === undefined ? {} : { protocolVersionHeader }),
+      ...(mcpMethodHeader === undefined ? {} : { mcpMethodHeader }),
+      ...(mcpNameHeader === undefined ? {} : { mcpNameHeader }),
+      body,
+    }).kind === "legacy"
+  );
+}
+
+/** Hands the request to a session's transport and writes its answer. */
+async function exchange(transport: WebStandardStreamableHTTPServerTransport, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const response = await transport.handleRequest(webRequestOf(req, res, facts), {
+    ...(facts.body === undefined ? {} : { parsedBody: facts.body }),
+    ...(facts.authInfo === undefined ? {} : { authInfo: facts.authInfo }),
+  });
+  await writeWebResponse(res, response);
+}
+
+async function openSession(ctx: LegacyServing, facts: RequestFacts, req: IncomingMessage, res: ServerResponse, key: string, build: BuildCore): Promise<void> {
   const { sessions } = ctx;
   if (sessions.size >= sessions.maxSessions) {
     ctx.logger.warn(`legacy session limit (${sessions.maxSessions}) reached; refusing a new session`, { code: "HTTP_SESSION_LIMIT" });
@@ -42,7 +72,7 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
     );
     return;
   }
-  const caller = callerKeyOf(req);
+  const caller = callerKeyOf(req, facts);
   if (sessions.heldBy(caller) >= sessions.maxSessionsPerCaller) {
     ctx.logger.info(`a caller holds ${sessions.maxSessionsPerCaller} legacy sessions already; refusing another`, { code: "HTTP_SESSION_LIMIT" });
     sendJsonRpcError(
@@ -54,23 +84,23 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
     );
     return;
   }
-  const { compiled, unknown } = scope;
+  const unknown = facts.unknown;
   const subscriptions = new SessionSubscriptions(ctx.subscriptionLimits);
+  const subject = facts.subject;
   let session: LegacySession | undefined;
-  const transport = new NodeStreamableHTTPServerTransport({
+  const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
-    maxRequestBodySize: ctx.maxBodyBytes,
     onsessioninitialized: (id) => {
       session = {
         id,
-        toolsets: compiled.toolsets,
+        toolsets: build.toolsets,
         selection: key,
-        ...(scope.subject === undefined ? {} : { subject: scope.subject }),
+        ...(subject === undefined ? {} : { subject }),
         unknown,
         caller,
         transport,
         server,
-        protocol: compiled.protocol,
+        protocol: build.protocol,
         stale: false,
         lastSeen: sessions.clock.now(),
         subscriptions,
@@ -83,14 +113,14 @@ async function openSession(ctx: LegacyServing, req: IncomingMessage, res: Server
   transport.onclose = () => {
     if (transport.sessionId) sessions.remove(transport.sessionId);
   };
-  const server = createSdkServer(() => session?.protocol ?? compiled.protocol, {
+  const server = createSdkServer(() => session?.protocol ?? build.protocol, {
     era: "legacy",
-    selection: { active: compiled.toolsets, unknown, ...(scope.permitted === undefined ? {} : { permitted: scope.permitted }) },
+    selection: { active: build.toolsets, unknown, ...(facts.permitted === undefined ? {} : { permitted: facts.permitted }) },
     subscriptions,
-    ...(scope.authInfo ? { authInfo: scope.authInfo } : {}),
+    ...(facts.authInfo ? { authInfo: facts.authInfo } : {}),
   });
   await server.connect(transport);
-  await transport.handleRequest(req as never, res, bodyOf(req));
+  await exchange(transport, facts, req, res);
   // An initialize the transport refused (malformed, wrong version…) made no session: nothing may linger.
   if (!session) {
     await transport.close().catch(() => {});
@@ -102,18 +132,18 @@ const SESSION_NOT_FOUND = "Session not found: it ended or expired. Start a new s
 
 async function continueSession(
   ctx: LegacyServing,
+  facts: RequestFacts,
   req: IncomingMessage,
   res: ServerResponse,
   key: string,
   sessionId: string,
-  subject: string | undefined,
 ): Promise<void> {
   const session = ctx.sessions.get(sessionId);
   if (!session) {
     sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
     return;
   }
-  if (session.subject !== subject) {
+  if (session.subject !== facts.subject) {
     // The same answer as for a session that does not exist: a stolen id tells its holder nothing.
     ctx.logger.warn("a legacy session was presented by a caller other than the one that opened it; refused", {
       session: session.id.slice(0, 8),
@@ -127,32 +157,42 @@ async function continueSession(
     return;
   }
   ctx.sessions.touch(session);
-  if (req.method === "GET") ctx.sessions.openStream(session, res);
+  if (req.method === "GET") {
+    facts.stream = true;
+    ctx.sessions.openStream(session, res);
+  }
   if (session.stale) {
     session.stale = false;
     session.protocol = (await ctx.serving.compiled(session.toolsets)).protocol;
   }
-  await session.transport.handleRequest(req as never, res, bodyOf(req));
+  await exchange(session.transport, facts, req, res);
 }
 
 /**
  * Serves the request if it belongs to the 2025 era with sessions; returns false when it is for the modern path.
  * @example
- * if (await serveLegacy(ctx, req, res, "time,text", scope)) return;
+ * if (await serveLegacy(ctx, facts, req, res, "time,text", build)) return;
  */
-export async function serveLegacy(ctx: LegacyServing, req: IncomingMessage, res: ServerResponse, endpointKey: string, scope: RequestScope): Promise<boolean> {
-  const key = scope.requested ?? endpointKey;
+export async function serveLegacy(
+  ctx: LegacyServing,
+  facts: RequestFacts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpointKey: string,
+  build: BuildCore,
+): Promise<boolean> {
+  const key = facts.requested ?? endpointKey;
   const sessionId = header(req, "mcp-session-id");
   if (sessionId !== undefined) {
-    await continueSession(ctx, req, res, key, sessionId, scope.subject);
+    await continueSession(ctx, facts, req, res, key, sessionId);
     return true;
   }
   if (req.method !== "POST") return false;
-  const body = bodyOf(req);
+  const body = facts.body;
   if (looksModern(req, body)) return false;
-  if (!(await isLegacyRequest(await toWebRequest(req as never, body), body, { maxRequestBodySize: ctx.maxBodyBytes }))) return false;
+  if (!isLegacyClassified(req, body)) return false;
   if (isInitializeRequest(body)) {
-    await openSession(ctx, req, res, key, scope);
+    await openSession(ctx, facts, req, res, key, build);
     return true;
   }
   sendJsonRpcError(res, 400, -32000, "Bad Request: no session. A 2025-era client must start with initialize; send Mcp-Session-Id on later requests.");

@@ -6,15 +6,14 @@
  * endpoints allow). Beyond any, 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
  * auth is on, else the client address. What is kept per caller is bounded: the least recently seen go first.
  */
-import type { IncomingMessage } from "node:http";
-import type { RequestHandler } from "express";
-import { systemClock, type Clock } from "../clock.js";
-import type { Logger } from "../logger.js";
-import { callerOf } from "./auth/bearer-auth.js";
-import { isLongLived, onResponseClose } from "./connection-tracker.js";
-import { HTTP_DEFAULTS } from "./http-defaults.js";
-import type { CallerLimitOptions } from "./http-options.js";
-import { sendJsonRpcError } from "./jsonrpc-response.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { systemClock, type Clock } from "../../clock.js";
+import type { Logger } from "../../logger.js";
+import { onResponseClose } from "../edge/connection-tracker.js";
+import type { RequestFacts } from "../edge/request-facts.js";
+import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import type { CallerLimitOptions } from "../http-options.js";
+import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 
 /** Callers remembered at most (their buckets); beyond, the least recently seen is forgotten (and starts full). */
 const MAX_CALLERS = 100_000;
@@ -27,10 +26,10 @@ interface Bucket {
 /**
  * Who is calling: the token's subject when a verified token came with the request, else the client address.
  * @example
- * callerKeyOf(req) // "subject alice" or "address 127.0.0.1"
+ * callerKeyOf(req, facts) // "subject alice" or "address 127.0.0.1"
  */
-export function callerKeyOf(req: IncomingMessage): string {
-  const subject = callerOf(req)?.subject;
+export function callerKeyOf(req: IncomingMessage, facts: RequestFacts): string {
+  const subject = facts.caller?.subject;
   return subject !== undefined ? `subject ${subject}` : `address ${req.socket.remoteAddress ?? "unknown"}`;
 }
 
@@ -62,69 +61,67 @@ export class CallerLimits {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** The rate check: runs before the body is read, so a caller over its rate costs almost nothing. */
-  rate(): RequestHandler {
-    return (req, res, next) => {
-      if (this.requestsPerSecond === 0) return next();
-      const key = callerKeyOf(req);
-      const wait = this.take(key);
-      if (wait === 0) return next();
-      const seconds = Math.max(1, Math.ceil(wait / 1000));
-      this.logger.debug(`refused a request of ${key}: over its rate`, { code: "HTTP_RATE_LIMITED" });
+  /**
+   * The rate check: runs before the body is read, so a caller over its rate costs almost nothing. True when the
+   * request may go on; false when it was answered 429.
+   */
+  admitRate(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean {
+    if (this.requestsPerSecond === 0) return true;
+    const key = callerKeyOf(req, facts);
+    const wait = this.take(key);
+    if (wait === 0) return true;
+    const seconds = Math.max(1, Math.ceil(wait / 1000));
+    this.logger.debug(`refused a request of ${key}: over its rate`, { code: "HTTP_RATE_LIMITED" });
+    sendJsonRpcError(
+      res,
+      429,
+      -32000,
+      `Too many requests: this caller may send ${this.requestsPerSecond} requests a second, ${this.burst} at once (http.callerRequestsPerSecond, http.callerBurst); retry after ${seconds} s.`,
+      { "retry-after": String(seconds) },
+    );
+    return false;
+  }
+
+  /** The concurrency check: runs once the body is read (a `subscriptions/listen` stream is known then). */
+  admitConcurrent(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean {
+    if (facts.stream) return true;
+    const key = callerKeyOf(req, facts);
+    const running = this.inFlight.get(key) ?? 0;
+    if (running >= this.maxConcurrent) {
+      this.logger.debug(`refused a request of ${key}: ${running} already in flight`, { code: "HTTP_RATE_LIMITED" });
       sendJsonRpcError(
         res,
         429,
         -32000,
-        `Too many requests: this caller may send ${this.requestsPerSecond} requests a second, ${this.burst} at once (http.callerRequestsPerSecond, http.callerBurst); retry after ${seconds} s.`,
-        { "retry-after": String(seconds) },
+        `Too many requests at once: this caller may have ${this.maxConcurrent} requests in flight (http.callerMaxConcurrent); retry after 1 s.`,
+        { "retry-after": "1" },
       );
-    };
-  }
-
-  /** The concurrency check: runs once the body is read (a `subscriptions/listen` stream is known then). */
-  concurrency(): RequestHandler {
-    return (req, res, next) => {
-      if (isLongLived(req)) return next();
-      const key = callerKeyOf(req);
-      const running = this.inFlight.get(key) ?? 0;
-      if (running >= this.maxConcurrent) {
-        this.logger.debug(`refused a request of ${key}: ${running} already in flight`, { code: "HTTP_RATE_LIMITED" });
-        sendJsonRpcError(
-          res,
-          429,
-          -32000,
-          `Too many requests at once: this caller may have ${this.maxConcurrent} requests in flight (http.callerMaxConcurrent); retry after 1 s.`,
-          { "retry-after": "1" },
-        );
-        return;
-      }
-      this.inFlight.set(key, running + 1);
-      onResponseClose(res, () => countDown(this.inFlight, key));
-      next();
-    };
+      return false;
+    }
+    this.inFlight.set(key, running + 1);
+    onResponseClose(res, () => countDown(this.inFlight, key));
+    return true;
   }
 
   /** The listen-stream check: runs once the body is read; a caller's open `subscriptions/listen` streams are counted. */
-  listenStreams(): RequestHandler {
-    return (req, res, next) => {
-      if (!isLongLived(req) || req.method !== "POST") return next();
-      const key = callerKeyOf(req);
-      const open = this.listening.get(key) ?? 0;
-      if (open >= this.maxListenStreams) {
-        this.logger.debug(`refused a listen stream of ${key}: ${open} already open`, { code: "HTTP_RATE_LIMITED" });
-        sendJsonRpcError(
-          res,
-          429,
-          -32000,
-          `Too many listen streams: this caller may hold ${this.maxListenStreams} subscriptions/listen streams open at once (http.maxListenStreamsPerCaller); close one first.`,
-          { "retry-after": "5" },
-        );
-        return;
-      }
-      this.listening.set(key, open + 1);
-      onResponseClose(res, () => countDown(this.listening, key));
-      next();
-    };
+  admitListen(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean {
+    if (!facts.stream || req.method !== "POST") return true;
+    const key = callerKeyOf(req, facts);
+    const open = this.listening.get(key) ?? 0;
+    if (open >= this.maxListenStreams) {
+      this.logger.debug(`refused a listen stream of ${key}: ${open} already open`, { code: "HTTP_RATE_LIMITED" });
+      sendJsonRpcError(
+        res,
+        429,
+        -32000,
+        `Too many listen streams: this caller may hold ${this.maxListenStreams} subscriptions/listen streams open at once (http.maxListenStreamsPerCaller); close one first.`,
+        { "retry-after": "5" },
+      );
+      return false;
+    }
+    this.listening.set(key, open + 1);
+    onResponseClose(res, () => countDown(this.listening, key));
+    return true;
   }
 
   /** The callers each table remembers now (`/metrics` shows them; the memory soak counts them). */

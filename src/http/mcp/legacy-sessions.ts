@@ -6,12 +6,11 @@
  * held forever. Time comes from a clock, so tests move it by hand.
  */
 import type { ServerResponse } from "node:http";
-import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
-import type { Server } from "@modelcontextprotocol/server";
-import { systemClock, type Clock, type ClockTimer } from "../clock.js";
-import type { Logger } from "../logger.js";
-import type { ProtocolCore } from "../host/protocol/sdk-server.js";
-import type { SessionSubscriptions } from "../host/protocol/subscriptions.js";
+import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { systemClock, type Clock, type ClockTimer } from "../../clock.js";
+import type { Logger } from "../../logger.js";
+import type { ProtocolCore } from "../../host/protocol/sdk-server.js";
+import type { SessionSubscriptions } from "../../host/protocol/subscriptions.js";
 
 export interface LegacySession {
   readonly id: string;
@@ -24,7 +23,7 @@ export interface LegacySession {
   readonly unknown: readonly string[];
   /** Who opened it (the token's subject, else the client address): its sessions count against its share. */
   readonly caller: string;
-  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   /** The build the session serves; replaced when the offer of its toolsets changes. */
   protocol: ProtocolCore;

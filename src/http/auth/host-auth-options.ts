@@ -3,11 +3,11 @@
  * loaded config's `auth` can be passed as it is), plus `verifier` for code that brings its own, and the few knobs
  * only code sets. `tokenVerifierFrom` turns it into the verifier it describes.
  */
-import type { Clock } from "../clock.js";
-import { introspectionVerifier } from "./auth/introspection-verifier.js";
-import { jwtVerifier } from "./auth/jwt-verifier.js";
-import { authConfigError, insufficientScope, missingScopes } from "./auth/refusals.js";
-import type { TokenVerifier } from "./auth/verified-caller.js";
+import type { Clock } from "../../clock.js";
+import { introspectionVerifier } from "./introspection-verifier.js";
+import { jwtVerifier } from "./jwt-verifier.js";
+import { authConfigError, insufficientScope, missingScopes } from "./refusals.js";
+import type { TokenVerifier } from "./verified-caller.js";
 
 /** RFC 7662 introspection of opaque tokens (config `auth.introspection`). */
 export interface HostIntrospectionOptions {

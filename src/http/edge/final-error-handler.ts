@@ -6,9 +6,9 @@
  * the answer, and an error line with the detail.
  */
 import type { NextFunction, Request, Response } from "express";
-import { isMcpHostError, messageOf } from "../errors.js";
-import type { McpHost } from "../host/host.js";
-import type { Logger } from "../logger.js";
+import { isMcpHostError, messageOf } from "../../errors.js";
+import type { McpHost } from "../../host/host.js";
+import type { Logger } from "../../logger.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 
 interface HttpStatusError {

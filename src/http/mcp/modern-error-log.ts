@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../logger.js";
 
 interface Reports {
   errors: Error[];

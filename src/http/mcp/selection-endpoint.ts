@@ -1,0 +1,154 @@
+/**
+ * The MCP endpoint of one selection (docs/design.md §8): both protocol eras at one URL. Modern requests go to one SDK
+ * `createMcpHandler` per selection — its own event bus, so `?only=a` listeners are not woken by other toolsets —
+ * whose factory makes a fresh low-level server over the request's build, prepared from the request's facts; legacy
+ * requests follow `http.legacy` (stateful sessions by default). Every request reaches the SDK through the same
+ * exchange (web-exchange.ts), so the SDK's whole entry runs on each and a handler sees the same context whatever it
+ * asked. The endpoint counts its requests in flight (listen streams included), so an idle one can be let go.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
+import type { Logger } from "../../logger.js";
+import type { BuildCore } from "../../host/build/compiled-build.js";
+import { createSdkServer } from "../../host/protocol/sdk-server.js";
+import { checkSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
+import type { HostServing } from "../../host/serving-port.js";
+import { sendInBandError, sendJsonRpcError } from "../edge/jsonrpc-response.js";
+import { carriedFacts, type RequestFacts } from "../edge/request-facts.js";
+import type { LegacyMode } from "../http-options.js";
+import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
+import { modernErrorLog } from "./modern-error-log.js";
+import { webRequestOf, writeWebResponse } from "./web-exchange.js";
+
+/** What every endpoint of one app shares. */
+export interface EndpointContext {
+  legacy: LegacyMode;
+  legacyServing: LegacyServing;
+  serving: HostServing;
+  logger: Logger;
+  maxBodyBytes: number;
+  /** What one listen stream may follow. */
+  subscriptionLimits: SubscriptionLimits;
+}
+
+/**
+ * Refuses a `subscriptions/listen` whose resource subscriptions are more, longer or other than the selection may
+ * follow (answered in band, as a handler's -32602 would be); true when it answered.
+ */
+function refusedListen(body: unknown, build: BuildCore, limits: SubscriptionLimits, res: ServerResponse): boolean {
+  const message = body as { method?: unknown; id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (message?.method !== "subscriptions/listen") return false;
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return false;
+  try {
+    checkSubscriptions(uris, build.protocol.tables, limits);
+    return false;
+  } catch (error) {
+    const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+    sendInBandError(res, id, -32602, (error as Error).message);
+    return true;
+  }
+}
+
+/** The SDK's answer to a request it could not serve: -32603 with the request's id when it has one. */
+function sendInternalError(res: ServerResponse, body: unknown): void {
+  const message = body as { method?: unknown; id?: unknown } | undefined;
+  const id = typeof message?.method === "string" && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(500, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id }));
+}
+
+/**
+ * The per-request server the SDK's entry asks for: the request's build and what the caller may reach, from the facts
+ * the request carries — the one preparation every modern request gets.
+ */
+function preparedServer(build: BuildCore, facts: RequestFacts | undefined, era: "modern" | "legacy", authInfo: AuthInfo | undefined): Server {
+  const seen = authInfo ?? facts?.authInfo;
+  return createSdkServer(build.protocol, {
+    era,
+    selection: {
+      active: build.toolsets,
+      unknown: facts?.unknown ?? [],
+      ...(facts?.permitted === undefined ? {} : { permitted: facts.permitted }),
+    },
+    ...(seen ? { authInfo: seen } : {}),
+  });
+}
+
+export class SelectionEndpoint {
+  /** The SDK handler of the modern era; its `notify` reaches this selection's listen streams. */
+  readonly modern: McpHttpHandler;
+  private readonly fetch: McpHttpHandler["fetch"];
+  private readonly adapterError: (error: Error) => void;
+  private inFlight = 0;
+
+  constructor(
+    readonly key: string,
+    readonly toolsets: readonly string[],
+    private readonly context: EndpointContext,
+  ) {
+    const errors = modernErrorLog(() => this.modern, context.logger, key);
+    this.modern = createMcpHandler((ctx) => this.serverFor(ctx), {
+      legacy: context.legacy === "stateless" ? "stateless" : "reject",
+      maxRequestBodySize: context.maxBodyBytes,
+      onerror: errors.onerror,
+    });
+    this.fetch = errors.fetch;
+    this.adapterError = errors.onAdapterError;
+  }
+
+  /** True while a request (or a long-lived stream) of this selection is being served. */
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  /**
+   * Serves one request for `build` (this selection's current build) whose checks have passed and whose body is read.
+   * @example
+   * await endpoint.handle(build, facts, req, res);
+   */
+  async handle(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.inFlight += 1;
+    res.once("close", () => (this.inFlight -= 1));
+    if (this.context.legacy === "stateful" && (await serveLegacy(this.context.legacyServing, facts, req, res, this.key, build))) return;
+    if ((req.method === "GET" || req.method === "DELETE") && this.context.legacy !== "stateless") {
+      sendJsonRpcError(
+        res,
+        405,
+        -32000,
+        `Method not allowed: ${req.method} needs a 2025-era session (Mcp-Session-Id); the 2026-07-28 protocol uses POST only.`,
+        { allow: "POST" },
+      );
+      return;
+    }
+    if (refusedListen(facts.body, build, this.context.subscriptionLimits, res)) return;
+    let request: Request;
+    try {
+      request = webRequestOf(req, res, facts);
+    } catch (error) {
+      // Something in front (a serverFactory) left the request with no URL to make: a bug, answered as the SDK would.
+      this.adapterError(error instanceof Error ? error : new Error(String(error)));
+      sendInternalError(res, facts.body);
+      return;
+    }
+    const response = await this.fetch(request, {
+      ...(facts.body === undefined ? {} : { parsedBody: facts.body }),
+      ...(facts.authInfo === undefined ? {} : { authInfo: facts.authInfo }),
+    });
+    await writeWebResponse(res, response);
+  }
+
+  async close(): Promise<void> {
+    await this.modern.close();
+  }
+
+  private async serverFor(ctx: McpRequestContext): Promise<Server> {
+    const facts = carriedFacts(ctx.requestInfo);
+    const build = facts?.built ?? (await this.context.serving.compiled(this.toolsets));
+    return preparedServer(build, facts, ctx.era, ctx.authInfo);
+  }
+}

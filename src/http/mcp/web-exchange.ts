@@ -1,0 +1,88 @@
+/**
+ * The one way a node request reaches the SDK and its answer comes back (docs/design.md §8): every MCP request — both
+ * eras, every method — is handed to the SDK's own web-standard entry points (`createMcpHandler().fetch` for the
+ * 2026-07-28 era, the 2025 era's `WebStandardStreamableHTTPServerTransport.handleRequest`) as a web `Request`, with
+ * the body the edge already parsed and the caller's `authInfo`, so the SDK runs its whole ladder on every request
+ * and a handler sees the same context whatever it asked. What the SDK's own node adapter costs beyond that is not
+ * paid: the body is never serialised again (the SDK takes the parsed value), the `Request` carries no body stream,
+ * and a JSON answer is written in one write with its length; a stream (SSE) is copied chunk by chunk, minding
+ * backpressure, and cancelled when the client leaves.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { carryFacts, type RequestFacts } from "../edge/request-facts.js";
+
+/**
+ * A web `Request` whose signal is the exchange's own: it aborts when the client goes away before the answer is done.
+ * (Handing `new Request` a signal instead costs a second controller that follows it, and a finalizer per request —
+ * as much again as the Request itself.)
+ */
+class ExchangeRequest extends Request {
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    // An own property in front of the prototype's getter (the SDK reads `request.signal`).
+    Object.defineProperty(this, "signal", { value: signal, enumerable: true });
+  }
+}
+
+/**
+ * A web `Request` for `req` (no body: the SDK reads the parsed one it is given), carrying the request's facts, with
+ * a signal that aborts when the client goes away before the answer is done.
+ * @example
+ * const response = await handler.fetch(webRequestOf(req, res, facts), { parsedBody: facts.body });
+ */
+export function webRequestOf(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): Request {
+  const host = req.headers.host;
+  const url = `http://${typeof host === "string" && host !== "" ? host : "localhost"}${req.url ?? "/"}`;
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const abort = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const request = new ExchangeRequest(url, { method: req.method ?? "GET", headers }, abort.signal);
+  carryFacts(request, facts);
+  return request;
+}
+
+/**
+ * Writes a web `Response` the SDK produced to `res`: its status and headers, then its body — a JSON answer in one
+ * write with Content-Length, anything else (SSE) as it streams.
+ * @example
+ * await writeWebResponse(res, await handler.fetch(request, { parsedBody }));
+ */
+export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  if (response.body === null) {
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  if (headers["content-type"] === "application/json") {
+    const text = await response.text();
+    headers["content-length"] = String(Buffer.byteLength(text));
+    if (!res.destroyed) res.writeHead(response.status, headers).end(text);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  // Headers of a stream go out at once: a client waits for them before it reads a listen stream's first event.
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const gone = new Promise<void>((resolve) => res.once("close", () => resolve()));
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await Promise.race([new Promise<void>((resolve) => res.once("drain", () => resolve())), gone]);
+    }
+  } catch {
+    // The stream failed or the client left; end what was written.
+  }
+  if (!res.destroyed) res.end();
+}
