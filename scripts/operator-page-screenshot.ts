@@ -6,7 +6,7 @@ import timeExtension from "../plugins/time/src/index.js";
 import textExtension from "../plugins/text/src/index.js";
 import { defineExtension } from "../src/extension/define.js";
 import { buildHost } from "../src/host/build-host.js";
-import { listenHost } from "../src/http/edge/listen.js";
+import { listenHost } from "../src/http/listen.js";
 import { silentLogger } from "../src/logger.js";
 import { createObservability } from "../src/observe/observability.js";
 import { createGateway } from "../src/upstream/index.js";

@@ -34,8 +34,8 @@ export type { LoadExtensionsOptions } from "./host/loading/load-extensions.js";
 
 export { createHostApp } from "./http/app.js";
 export type { HostApp } from "./http/app.js";
-export { listenHost } from "./http/edge/listen.js";
-export type { ListenOptions, ListeningHost } from "./http/edge/listen.js";
+export { listenHost } from "./http/listen.js";
+export type { ListenOptions, ListeningHost } from "./http/listen.js";
 export type { HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "./http/http-options.js";
 export { healthOf } from "./http/health.js";
 export type { Health } from "./http/health.js";

@@ -4,7 +4,7 @@
  */
 import type { DeploymentConfig } from "../config/index.js";
 import type { ToolCallLimits } from "../host/protocol/tool-limits.js";
-import type { ListenOptions } from "../http/edge/listen.js";
+import type { ListenOptions } from "../http/listen.js";
 import type { Deployment } from "./deployment.js";
 
 /**

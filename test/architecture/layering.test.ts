@@ -121,6 +121,33 @@ describe("layering", () => {
     assert.deepEqual(violations(sourceFiles(SRC)), []);
   });
 
+  it("keeps src/http's parts apart: the edge knows nothing of MCP serving, serving nothing of the app around it", () => {
+    // The edge (every request: facts, target, Host, routing) ← auth (token checks) ← mcp (the server a selection is
+    // built with, and the SDK behind it) ← observe (what is mounted to watch them) ← the app that puts them together.
+    const RANK: Record<string, number> = { edge: 0, auth: 1, mcp: 2, observe: 3, app: 4 };
+    const partOf = (file: string): string => {
+      const path = relative(join(SRC, "http"), file).split("\\").join("/");
+      return path.includes("/") ? path.split("/")[0]! : "app";
+    };
+    const http = sourceFiles(join(SRC, "http"));
+    const found: string[] = [];
+    for (const file of http) {
+      const from = partOf(file);
+      for (const { specifier, typeOnly } of importsOf(readFileSync(file, "utf8"))) {
+        if (!specifier.startsWith(".") || typeOnly) continue;
+        const target = resolve(dirname(file), specifier.replace(/\.js$/, ".ts"));
+        if (!target.startsWith(join(SRC, "http"))) continue;
+        const to = partOf(target);
+        if (RANK[to]! > RANK[from]!) found.push(`${relative(SRC, file)} → ${relative(SRC, target)} (http/${from} may not use http/${to})`);
+      }
+    }
+    assert.ok(
+      http.some((f) => partOf(f) === "edge"),
+      "src/http/edge exists",
+    );
+    assert.deepEqual(found.sort(), []);
+  });
+
   it("reads imports the way the check needs: value and type-only, static and dynamic, imports and re-exports", () => {
     const source = [
       'import { a } from "./a.js";',

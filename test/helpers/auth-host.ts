@@ -11,7 +11,7 @@ import { after, afterEach, before } from "node:test";
 import type { McpExtension } from "../../src/extension/types.js";
 import type { HostOptions } from "../../src/host/host-options.js";
 import type { HostAuthOptions } from "../../src/http/auth/host-auth-options.js";
-import type { ListenOptions } from "../../src/http/edge/listen.js";
+import type { ListenOptions } from "../../src/http/listen.js";
 import { createLogger, type LogRecord } from "../../src/logger.js";
 import { type AuthorizationServer, type AuthorizationServerOptions, startAuthorizationServer } from "../fixtures/auth/authorization-server.js";
 import { Cleanup, serveHost, type ServedHost } from "./http-host.js";

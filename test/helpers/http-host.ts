@@ -15,7 +15,7 @@ import type { McpHost } from "../../src/host/host.js";
 import type { HostOptions } from "../../src/host/host-options.js";
 import type { ServerFactory } from "../../src/host/built-server.js";
 import type { McpExtension } from "../../src/extension/types.js";
-import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/edge/listen.js";
+import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/listen.js";
 import { memoryLogger, type LogRecord } from "../../src/logger.js";
 import { Cleanup } from "./cleanup.js";
 

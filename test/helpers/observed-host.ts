@@ -7,7 +7,7 @@
 import { defineExtension } from "../../src/extension/define.js";
 import type { McpExtension } from "../../src/extension/types.js";
 import type { HostOptions } from "../../src/host/host-options.js";
-import type { ListenOptions } from "../../src/http/edge/listen.js";
+import type { ListenOptions } from "../../src/http/listen.js";
 import { createObservability, type Observability, type ObservabilityOptions } from "../../src/observe/observability.js";
 import { createPinoLogger } from "../../src/observe/pino-logger.js";
 import { type Cleanup, serveHost, type ServedHost } from "./http-host.js";

@@ -12,7 +12,7 @@ import { type Deployment, loadDeployment, refuseGatewayProblems } from "../../sr
 import { servingOptionsOf } from "../../src/cli/listen-options.js";
 import type { ReloadState } from "../../src/cli/reload.js";
 import type { CliSettings } from "../../src/cli/args.js";
-import { listenHost, type ListeningHost } from "../../src/http/edge/listen.js";
+import { listenHost, type ListeningHost } from "../../src/http/listen.js";
 import { createLogger, type LogRecord } from "../../src/logger.js";
 import { cleanEnv, REPO } from "./cli-process.js";
 import { type Cleanup, lastRpcMessage, modernBody, modernHeaders } from "./http-host.js";

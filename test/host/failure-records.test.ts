@@ -7,7 +7,7 @@ import { McpHostError } from "../../src/errors.js";
 import type { McpExtension } from "../../src/extension/types.js";
 import { buildHost } from "../../src/host/build-host.js";
 import { parseSelection } from "../../src/host/selection.js";
-import { listenHost, type ListeningHost } from "../../src/http/edge/listen.js";
+import { listenHost, type ListeningHost } from "../../src/http/listen.js";
 import { memoryLogger } from "../../src/logger.js";
 import { build, textTool } from "../helpers/kit.js";
 

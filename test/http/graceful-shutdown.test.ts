@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as z from "zod";
 import { defineExtension, defineTool } from "../../src/index.js";
 import { buildHost } from "../../src/deployment.js";
-import { type ListeningHost, listenHost } from "../../src/http/edge/listen.js";
+import { type ListeningHost, listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
 import { LEGACY_POST_HEADERS, legacyBody, modernBody, modernHeaders, rawLegacyInitialize } from "../helpers/http-host.js";
 import { postHead, RawSocket } from "../helpers/raw-http.js";

@@ -11,7 +11,7 @@ import { createHostApp } from "../../src/http/app.js";
 import { isMcpHostError } from "../../src/errors.js";
 import { memoryLogger } from "../../src/logger.js";
 import { Cleanup, connectV2, deferred, listedTools, serveHost } from "../helpers/http-host.js";
-import { listenHost } from "../../src/http/edge/listen.js";
+import { listenHost } from "../../src/http/listen.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

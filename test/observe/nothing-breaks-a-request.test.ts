@@ -14,7 +14,7 @@ import {
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { buildHost } from "../../src/host/build-host.js";
-import { listenHost } from "../../src/http/edge/listen.js";
+import { listenHost } from "../../src/http/listen.js";
 import { createObservability } from "../../src/observe/observability.js";
 import { createPinoLogger } from "../../src/observe/pino-logger.js";
 import { MAX_BUFFERED_BYTES } from "../../src/observe/log-stream.js";

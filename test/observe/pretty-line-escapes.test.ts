@@ -9,7 +9,7 @@ import type { McpExtension } from "../../src/extension/types.js";
 import { createPinoLogger } from "../../src/observe/pino-logger.js";
 import { prettyLine } from "../../src/observe/pretty-line.js";
 import { buildHost } from "../../src/host/build-host.js";
-import { listenHost } from "../../src/http/edge/listen.js";
+import { listenHost } from "../../src/http/listen.js";
 import { Cleanup, modernBody, modernHeaders, raw } from "../helpers/http-host.js";
 
 const ESC = "\u001b";

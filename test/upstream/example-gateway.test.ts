@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config/index.js";
 import { buildHost } from "../../src/host/build-host.js";
 import { loadExtensions } from "../../src/host/loading/load-extensions.js";
-import { listenHost } from "../../src/http/edge/listen.js";
+import { listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
 import { createGateway } from "../../src/upstream/index.js";
 import { Cleanup, connectV1, connectV2 } from "../helpers/http-host.js";

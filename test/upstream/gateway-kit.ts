@@ -10,7 +10,7 @@ import type { McpExtension } from "../../src/extension/types.js";
 import type { HostOptions } from "../../src/host/host-options.js";
 import { buildHost } from "../../src/host/build-host.js";
 import type { McpHost } from "../../src/host/host.js";
-import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/edge/listen.js";
+import { listenHost, type ListeningHost, type ListenOptions } from "../../src/http/listen.js";
 import { createLogger, type LogRecord } from "../../src/logger.js";
 import { createGateway, type Gateway, type GatewayOptions, type GatewayServerConfig } from "../../src/upstream/index.js";
 import type { FixtureConfig } from "../fixtures/upstream/legacy-behaviours.mjs";

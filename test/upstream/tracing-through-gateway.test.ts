@@ -10,7 +10,7 @@ import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@o
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { SpanKind } from "@opentelemetry/api";
 import { buildHost } from "../../src/host/build-host.js";
-import { listenHost } from "../../src/http/edge/listen.js";
+import { listenHost } from "../../src/http/listen.js";
 import { createObservability } from "../../src/observe/observability.js";
 import { createPinoLogger } from "../../src/observe/pino-logger.js";
 import { createGateway } from "../../src/upstream/index.js";

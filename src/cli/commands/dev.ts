@@ -9,7 +9,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { discoverExtensions } from "../../host/loading/discover.js";
 import { loadDiscovered } from "../../host/loading/load.js";
-import { listenHost } from "../../http/edge/listen.js";
+import { listenHost } from "../../http/listen.js";
 import { createLogger, type Logger } from "../../logger.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";

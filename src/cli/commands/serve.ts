@@ -2,7 +2,7 @@
  * `mcp-host serve`: serves the deployment over HTTP, prints where to point a client and each extension's status,
  * and runs until SIGTERM or SIGINT.
  */
-import { listenHost } from "../../http/edge/listen.js";
+import { listenHost } from "../../http/listen.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { servingOptionsOf } from "../listen-options.js";

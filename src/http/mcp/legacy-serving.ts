@@ -17,7 +17,7 @@ import type { HostServing } from "../../host/serving-port.js";
 import { header, type RequestFacts } from "../edge/request-facts.js";
 import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 import { callerKeyOf } from "./caller-limits.js";
-import { looksModern } from "./era-sniff.js";
+import { looksModern } from "../edge/era-sniff.js";
 import type { LegacySession, LegacySessionStore } from "./legacy-sessions.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
 

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { carriedFacts } from "../edge/request-facts.js";
-import { looksModern } from "../mcp/era-sniff.js";
+import { looksModern } from "../edge/era-sniff.js";
 
 /**
  * The JSON-RPC methods of MCP (both eras) that may be a metric label; any other is `other`.

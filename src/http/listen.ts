@@ -4,13 +4,13 @@
  */
 import { createServer, type Server as HttpServer } from "node:http";
 import { type AddressInfo, Server } from "node:net";
-import type { McpHost } from "../../host/host.js";
-import { createHostApp, type HostApp } from "../app.js";
-import { trackConnections } from "./connection-tracker.js";
-import type { HostAppOptions } from "../http-options.js";
-import { HTTP_DEFAULTS } from "./http-defaults.js";
-import { limitConnections, serverOptionsOf, type ServerLimitOptions } from "./server-limits.js";
-import { listenMetrics, type MetricsListener } from "../observe/metrics-route.js";
+import type { McpHost } from "../host/host.js";
+import { createHostApp, type HostApp } from "./app.js";
+import { trackConnections } from "./edge/connection-tracker.js";
+import type { HostAppOptions } from "./http-options.js";
+import { HTTP_DEFAULTS } from "./edge/http-defaults.js";
+import { limitConnections, serverOptionsOf, type ServerLimitOptions } from "./edge/server-limits.js";
+import { listenMetrics, type MetricsListener } from "./observe/metrics-route.js";
 
 /** How long an idle keep-alive socket may still bring a request once shutdown starts. */
 const IDLE_GRACE_MS = 1_000;
