@@ -4,7 +4,14 @@
  * outcome, the error code). With no observer the SDK's own registration is used as it is: nothing per request.
  * An observer that throws is ignored; the request is served all the same.
  */
-import type { HandlerResultTypeMap, RequestMethod, RequestTypeMap, Server, ServerContext } from "@modelcontextprotocol/server";
+import {
+  PROTOCOL_VERSION_META_KEY,
+  type HandlerResultTypeMap,
+  type RequestMethod,
+  type RequestTypeMap,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { BuildTables } from "../build/build-tables.js";
 import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../observer.js";
 import type { ServeRequestInfo } from "./request-context.js";
@@ -16,7 +23,6 @@ export type RegisterHandler = <M extends RequestMethod>(
   handler: (request: RequestTypeMap[M], ctx: ServerContext) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>,
 ) => void;
 
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const INVALID_PARAMS = -32602;
 
 type Params = { name?: unknown; arguments?: unknown; uri?: unknown; _meta?: unknown } | undefined;
@@ -28,7 +34,7 @@ function subjectOf(ctx: ServerContext, info: ServeRequestInfo): string | undefin
 
 /** What an observer is told about one request, read off the request, its context and the build's tables. */
 function describeRequest(method: string, params: Params, ctx: ServerContext, info: ServeRequestInfo, tables: BuildTables): ObservedRequest {
-  const version = ctx.mcpReq.envelope?.[PROTOCOL_VERSION_KEY as never] as unknown;
+  const version = ctx.mcpReq.envelope?.[PROTOCOL_VERSION_META_KEY as never] as unknown;
   const subject = subjectOf(ctx, info);
   const sessionId = info.sessionId ?? ctx.sessionId;
   const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;

@@ -4,7 +4,14 @@
  * handler: a closed stream must not turn a finished result into an error. The caller's raw bearer token never
  * reaches a handler (docs/design.md §9): passing it on to another service is the token-passthrough anti-pattern.
  */
-import type { AuthInfo, ClientCapabilities, LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type AuthInfo,
+  type ClientCapabilities,
+  type LoggingLevel,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { SessionSubscriptions } from "./subscriptions.js";
@@ -34,7 +41,7 @@ export function withoutToken(auth: AuthInfo): AuthInfo {
 function clientCapabilitiesOf(sdk: ServerContext, server: Server, info: ServeRequestInfo): ClientCapabilities | undefined {
   if (info.era === "modern") {
     const envelope = sdk.mcpReq.envelope as Record<string, unknown> | undefined;
-    return envelope?.["io.modelcontextprotocol/clientCapabilities"] as ClientCapabilities | undefined;
+    return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   }
   return server.getClientCapabilities();
 }

@@ -6,6 +6,7 @@
  * message that says how to allow them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { localhostAllowedHostnames, validateHostHeader } from "@modelcontextprotocol/server";
 import type { NextFunction, Request, Response } from "express";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 
@@ -80,10 +81,14 @@ export function hostCheck(options: { allowedHosts?: readonly string[] }) {
  */
 export function hostAllowed(allowedHosts: readonly string[] | undefined): (req: IncomingMessage) => string | undefined {
   const hosts = new Set((allowedHosts ?? []).map((h) => h.toLowerCase()));
+  // The SDK's own check on its own list; what it cannot list — all of 127.0.0.0/8, an allowed `host:port` — is ours.
+  const listed = [...localhostAllowedHostnames(), ...[...hosts].filter((h) => !h.includes(":") || h.startsWith("["))];
   return (req) => {
     const hostHeader = req.headers.host ?? "";
-    const hostname = hostnameOfHostHeader(hostHeader).toLowerCase();
-    if (isLoopbackHostname(hostname) || hosts.has(hostname) || hosts.has(hostHeader.toLowerCase())) return undefined;
+    const checked = validateHostHeader(hostHeader, listed);
+    if (checked.ok) return undefined;
+    const hostname = checked.hostname ?? hostnameOfHostHeader(hostHeader).toLowerCase();
+    if (checked.errorCode === "invalid_host" && (isLoopbackHostname(hostname) || hosts.has(hostHeader.toLowerCase()))) return undefined;
     return `Forbidden: Host "${hostname}" is not allowed. Add it to http.allowedHosts to serve it.`;
   };
 }

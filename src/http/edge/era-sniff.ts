@@ -5,13 +5,7 @@
  * traffic.
  */
 import type { IncomingMessage } from "node:http";
-
-/**
- * The `_meta` key of a 2026-07-28 request's envelope that names its protocol revision.
- * @example
- * params._meta?.[PROTOCOL_VERSION_KEY] // "2026-07-28"
- */
-export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 
 /** The first value of a request header. */
 export function header(req: IncomingMessage, name: string): string | undefined {
@@ -27,7 +21,7 @@ export function looksModern(req: IncomingMessage, body: unknown): boolean {
   const version = header(req, "mcp-protocol-version");
   if (version !== undefined && version >= "2026-") return true;
   const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
-  const enveloped = meta?.[PROTOCOL_VERSION_KEY];
+  const enveloped = meta?.[PROTOCOL_VERSION_META_KEY];
   return typeof enveloped === "string" && enveloped >= "2026-";
 }
 
