@@ -203,6 +203,8 @@ describe("a pattern no linear engine can run", () => {
     const result = lastRpcMessage(response.text).result as { isError?: boolean; structuredContent?: unknown };
     assert.equal(result.isError, undefined, response.text);
     assert.deepEqual(result.structuredContent, { value: "admin" });
+    // Log lines reach stderr once per turn of the event loop: wait for this one rather than read what came so far.
+    await served.cli.stderrMatches(/tool \\"out_lookahead\\" declares an outputSchema pattern/);
     const warning = logLines().find((l) => String(l.msg).includes('tool "out_lookahead" declares an outputSchema pattern'));
     assert.deepEqual(warning && { level: warning.level, msg: warning.msg, pattern: warning.pattern }, {
       level: "warn",
