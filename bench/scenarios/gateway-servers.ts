@@ -132,7 +132,7 @@ export async function startGatewayServers(options: StartOptions): Promise<Gatewa
     });
     direct.catch(() => {}); // awaited below; if a host fails first, this one's failure is not the one reported
     hosts = await settleAll(
-      HOST_ROLES.map((role) => CliHost.start({ ...configs[role], ...prof })),
+      HOST_ROLES.map((role) => CliHost.start({ ...configs[role], ...prof, logLevel: "debug" })),
       (h) => h.close(),
     );
     const { pid: directPid } = await direct;
