@@ -2,7 +2,8 @@
  * The measuring loop every throughput scenario uses. At one concurrency, every subject (a peer process with an
  * era and an operation) is measured in the same run, interleaved: round 1 in order, round 2 reversed, and so on,
  * so drift in the machine's load reaches every subject alike. Each measurement is warm-up (checked, not timed),
- * then a timed closed-loop window with the server's CPU read from /proc before and after.
+ * then a timed closed-loop window with the server's CPU read from /proc before and after (and, for a server whose
+ * log lines the suite counts, the lines it wrote meanwhile).
  */
 import type { LoadGenerator } from "./loadgen-client.js";
 import type { Op, Sample } from "./loadgen-protocol.js";
@@ -25,6 +26,8 @@ export interface Measured {
   /** CPU time (µs, all threads) used so far. */
   cpuMicros(): number;
   rssBytes(): number;
+  /** Lines it has written on stderr so far, when the suite counts them (the mcp-host CLI's log lines). */
+  logLines?(): number;
   /** Its MCP endpoint, when it serves HTTP. */
   readonly url?: URL;
 }
@@ -60,6 +63,8 @@ export interface Round {
   loadCpuMicros: number;
   /** The upstream's CPU over the timed window (µs), when the subject has one. */
   upstreamCpuMicros?: number;
+  /** Lines the server wrote on stderr over the timed window, when they are counted. */
+  logLines?: number;
 }
 
 export interface Row {
@@ -81,6 +86,8 @@ export interface Row {
   /** The upstream's CPU per checked answer (µs) and its share of a core, when the subject has one. */
   upstreamCpuPerRequestMicros?: number;
   upstreamCpuPercent?: number;
+  /** Log lines the server wrote per checked answer, when they are counted. */
+  logLinesPerRequest?: number;
   loadCpuPercent: number;
   rssBytes: number;
   /** Wrong answers (warm-ups included). */
@@ -144,9 +151,12 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
         absorbFailures(tally, await loadgen.drive(key(subject), subject.op, timing.warmupMs, false));
         const cpuBefore = subject.peer.cpuMicros();
         const upstreamBefore = subject.upstream?.cpuMicros();
+        const linesBefore = subject.peer.logLines?.();
         const sample = await loadgen.drive(key(subject), subject.op, timing.measureMs, true);
         const cpuMicros = subject.peer.cpuMicros() - cpuBefore;
         const upstreamCpuMicros = upstreamBefore === undefined ? undefined : subject.upstream!.cpuMicros() - upstreamBefore;
+        // The lines of the window's last answers may still be in the pipe: a window's count can be a few short.
+        const logLines = linesBefore === undefined ? undefined : subject.peer.logLines!() - linesBefore;
         absorbFailures(tally, sample);
         tally.rounds.push({
           rps: sample.ok / sample.seconds,
@@ -157,6 +167,7 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
           rssBytes: subject.peer.rssBytes(),
           loadCpuMicros: sample.loadCpuMicros,
           ...(upstreamCpuMicros === undefined ? {} : { upstreamCpuMicros }),
+          ...(logLines === undefined ? {} : { logLines }),
         });
         for (const latency of sample.latencies) tally.latencies.push(latency);
         context.log(
@@ -176,6 +187,7 @@ function toRow(subject: Subject, concurrency: number, tally: Tally): Row {
   const cpu = sum(tally.rounds.map((r) => r.cpuMicros));
   const latencies = tally.latencies.sort((a, b) => a - b);
   const upstream = subject.upstream ? sum(tally.rounds.map((r) => r.upstreamCpuMicros ?? 0)) : undefined;
+  const logLines = tally.rounds.some((r) => r.logLines !== undefined) ? sum(tally.rounds.map((r) => r.logLines ?? 0)) : undefined;
   return {
     id: subject.id,
     label: subject.label,
@@ -192,6 +204,7 @@ function toRow(subject: Subject, concurrency: number, tally: Tally): Row {
     ...(upstream === undefined
       ? {}
       : { upstreamCpuPerRequestMicros: ok > 0 ? upstream / ok : NaN, upstreamCpuPercent: seconds > 0 ? (upstream / 1e6 / seconds) * 100 : NaN }),
+    ...(logLines === undefined ? {} : { logLinesPerRequest: ok > 0 ? logLines / ok : NaN }),
     loadCpuPercent: seconds > 0 ? (sum(tally.rounds.map((r) => r.loadCpuMicros)) / 1e6 / seconds) * 100 : NaN,
     rssBytes: Math.max(...tally.rounds.map((r) => r.rssBytes)),
     errors: tally.errors,

@@ -1,21 +1,42 @@
 /**
- * The peers as the reports name them, the versions of their packages, and starting a scenario's server
- * processes together (closing the ones that started if another failed).
+ * The peers as the reports name them, the versions of their packages, which of them this checkout can run, how
+ * many tools each lists, and starting a scenario's server processes together (closing the ones that started if
+ * another failed): mcp-host as the built CLI (cli-peer.ts), every other peer forked (peer-process.ts).
  */
 import { readFileSync } from "node:fs";
-import type { PeerConfig, PeerId } from "../servers/peer.js";
-import { PeerProcess, type StartOptions } from "./peer-process.js";
+import { isCliPeer, type PeerConfig, type PeerId } from "../servers/peer.js";
+import { CliPeer, HOST_OWN_TOOLS } from "./cli-peer.js";
+import type { Measured } from "./measure.js";
+import { type Memory, PeerProcess, type StartOptions } from "./peer-process.js";
+
+/** A scenario's server process, whichever way it was started. */
+export interface ServerProcess extends Measured {
+  readonly config: PeerConfig;
+  readonly url: URL;
+  /** Its heap and RSS after a full GC. */
+  memory(): Promise<Memory>;
+  /** What it wrote on stderr lately (for failure reports). */
+  stderr(): string;
+  /** For the mcp-host CLI: how often it warned that it dropped log lines (its stderr pipe was full). */
+  readonly dropWarnings?: number;
+  close(): Promise<void>;
+}
 
 export const PEER_LABELS: Record<PeerId, string> = {
   "mcp-host": "mcp-host",
+  "mcp-host-silent": "mcp-host-silent",
   "sdk-v2": "raw SDK v2",
   "sdk-v2-sessions": "raw SDK v2 (sessions)",
   "sdk-v1": "raw SDK v1",
   "mcp-use": "mcp-use",
   fastmcp: "fastmcp",
   floor: "floor (node:http)",
-  "mcp-host-sdk-entry": "mcp-host (fast path off)",
 };
+
+/** How many tools a peer's tools/list returns: echo, the extra tools, and for the CLI host its own catalog tool. */
+export function listedTools(peer: PeerId, extraTools: number): number {
+  return 1 + extraTools + (isCliPeer(peer) ? HOST_OWN_TOOLS.length : 0);
+}
 
 const PACKAGES = [
   "@modelcontextprotocol/server",
@@ -50,8 +71,10 @@ export function admitted(peer: PeerId, filter: readonly string[] | undefined): b
 }
 
 /** Starts every server process at once; if one fails, closes the others and throws. */
-export async function startPeers(configs: readonly PeerConfig[], options: (config: PeerConfig) => StartOptions = () => ({})): Promise<PeerProcess[]> {
-  const started = await Promise.allSettled(configs.map((config) => PeerProcess.start(config, options(config))));
+export async function startPeers(configs: readonly PeerConfig[], options: (config: PeerConfig) => StartOptions = () => ({})): Promise<ServerProcess[]> {
+  const start = (config: PeerConfig): Promise<ServerProcess> =>
+    isCliPeer(config.peer) ? CliPeer.start({ ...config, peer: config.peer }, options(config)) : PeerProcess.start(config, options(config));
+  const started = await Promise.allSettled(configs.map(start));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   const running = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   if (failed) {
@@ -61,6 +84,6 @@ export async function startPeers(configs: readonly PeerConfig[], options: (confi
   return running;
 }
 
-export async function closePeers(peers: readonly PeerProcess[]): Promise<void> {
+export async function closePeers(peers: readonly ServerProcess[]): Promise<void> {
   await Promise.all(peers.map((p) => p.close()));
 }

@@ -30,7 +30,7 @@ export function scenarioMarkdown(scenario: ScenarioResult): string {
     parts.push(
       "",
       markdownTable({
-        title: "Targets (issue 12)",
+        title: "Targets (issues 12 and 18; a host figure is the CLI with its default logging, the silent one beside it)",
         columns: ["target", "result", "measured"],
         rows: scenario.targets.map((t) => [`${t.id}: ${t.text}`, passText(t.pass), t.measured]),
       }),

@@ -65,7 +65,15 @@ export function throughputTables(rows: readonly Row[], hostId: string): Table[] 
         row.id === hostId ? "" : ratio(rpsRatio(host, row)),
         row.id === hostId ? "" : ratio(cpuRatio(host, row)),
       ]),
-      notes: group.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
+      notes: [
+        ...group.filter((r) => r.note).map((r) => `${r.label}: ${r.note}`),
+        ...group
+          .filter((r) => r.logLinesPerRequest !== undefined)
+          .map(
+            (r) =>
+              `${r.label} wrote ${fixed(r.logLinesPerRequest!, 2)} log lines per ${op === "churn" ? "session" : "request"} on stderr (a pipe the suite drains).`,
+          ),
+      ],
     };
   });
 }

@@ -50,8 +50,9 @@ export interface StartOptions {
 }
 
 /**
- * No access or audit line per request: no peer logs per request, and what those lines cost is measured apart
- * (docs/operate.md). Debug stays on for the one era line per upstream connection.
+ * No access or audit line per request: this scenario compares a proxied call with a direct one, and what those
+ * lines cost is what scenarios 1–3 show (mcp-host beside mcp-host-silent). Debug stays on for the one era line per
+ * upstream connection.
  */
 const QUIET = { access: false, audit: false };
 
@@ -132,7 +133,7 @@ export async function startGatewayServers(options: StartOptions): Promise<Gatewa
     });
     direct.catch(() => {}); // awaited below; if a host fails first, this one's failure is not the one reported
     hosts = await settleAll(
-      HOST_ROLES.map((role) => CliHost.start({ ...configs[role], ...prof })),
+      HOST_ROLES.map((role) => CliHost.start({ ...configs[role], ...prof, logLevel: "debug" })),
       (h) => h.close(),
     );
     const { pid: directPid } = await direct;

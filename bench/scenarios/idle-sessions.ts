@@ -3,11 +3,12 @@
  * initialized) and leave them idle, then delete them — three times — reading the server's heap (after a full GC,
  * over IPC) and RSS at each step. The footprint per session is the heap grown per session; what comes back is
  * the heap after DELETE against the baseline; growth is the baseline's drift over the cycles. With an idle TTL
- * (mcp-host), the same is done letting the sessions expire instead of deleting them.
+ * (mcp-host), the same is done letting the sessions expire instead of deleting them. mcp-host's heap comes from the
+ * probe preloaded into its CLI process (bench/servers/cli-probe.mjs), every other peer's from its server process.
  */
 import type { LoadGenerator } from "../lib/loadgen-client.js";
-import type { Memory, PeerProcess } from "../lib/peer-process.js";
-import { startPeers } from "../lib/peers.js";
+import type { Memory } from "../lib/peer-process.js";
+import { type ServerProcess, startPeers } from "../lib/peers.js";
 import type { PeerConfig } from "../servers/peer.js";
 
 export interface IdleCycle {
@@ -57,7 +58,7 @@ async function waitForExpiry(loadgen: LoadGenerator, key: string, ttlMs: number)
 }
 
 export async function idleMemory(loadgen: LoadGenerator, config: PeerConfig, options: IdleOptions): Promise<IdleMemory> {
-  const [peer] = (await startPeers([config])) as [PeerProcess];
+  const [peer] = (await startPeers([config])) as [ServerProcess];
   const key = `${config.peer}-idle-${options.expireAfterMs ?? "delete"}`;
   const cycles: IdleCycle[] = [];
   let ended = "DELETE";

@@ -1,13 +1,13 @@
 /**
- * Running a throughput scenario: start every peer's server process (each in its own process, all at once),
- * measure each group of subjects interleaved at each concurrency, close them, and — with --cpu-prof — read the
- * mcp-host processes' profiles.
+ * Running a throughput scenario: start every peer's server process (each in its own process, all at once; a peer
+ * this checkout cannot run is left out with a note), measure each group of subjects interleaved at each
+ * concurrency, close them, and — with --cpu-prof — read the profiled processes' profiles.
  */
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { profileTables, summarizeProfile } from "../lib/cpu-profile.js";
 import { measureAt, type Row, type Subject } from "../lib/measure.js";
-import { admitted, closePeers, startPeers } from "../lib/peers.js";
+import { admitted, closePeers, PEER_LABELS, startPeers } from "../lib/peers.js";
 import type { Table } from "../lib/results.js";
 import type { PeerConfig } from "../servers/peer.js";
 import type { ScenarioContext } from "./scenario.js";
@@ -22,6 +22,8 @@ export interface ThroughputRun {
   rows: Row[];
   profiles: Table[];
   profileFiles: string[];
+  /** What the reader should know about the run (a peer left out, a host that dropped log lines). */
+  notes: string[];
 }
 
 /** Operations measured together, and at which concurrencies. */
@@ -43,7 +45,7 @@ export function profilesSince(
   const profileFiles: string[] = [];
   for (const name of readdirSync(profileDir).filter((n) => n.endsWith(".cpuprofile") && !before.has(n))) {
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread, the others are tsx's
-    // module loader (idle once the server runs), so only the main thread's profile is summarised.
+    // module loader (idle once the server runs) or an isolated tool's worker, so only the main thread's is summarised.
     const [, , , pid, thread] = name.split(".");
     const file = join(profileDir, name);
     profileFiles.push(file);
@@ -58,6 +60,7 @@ export function profilesSince(
  * concurrencies, all of that group's subjects interleaved.
  */
 export async function runThroughput(context: ScenarioContext, plans: readonly Plan[], groups: readonly Group[]): Promise<ThroughputRun> {
+  const notes: string[] = [];
   const admittedPlans = plans.filter((p) => admitted(p.config.peer, context.options.peers));
   const profileDir = context.profileDir;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -83,8 +86,15 @@ export async function runThroughput(context: ScenarioContext, plans: readonly Pl
       }
     }
   } finally {
+    for (const peer of peers) {
+      const drops = peer.dropWarnings ?? 0;
+      if (drops > 0)
+        notes.push(
+          `${PEER_LABELS[peer.config.peer]} warned ${drops} times that it dropped log lines (its stderr pipe was full): its figures include fewer lines than it was asked to write.`,
+        );
+    }
     await closePeers(peers);
   }
   const { profiles, profileFiles } = profileDir ? profilesSince(profileDir, before, labels) : { profiles: [], profileFiles: [] };
-  return { rows, profiles, profileFiles };
+  return { rows, profiles, profileFiles, notes };
 }

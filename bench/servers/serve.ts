@@ -3,9 +3,9 @@
  * suite over IPC — `ready` with its URL, `memory` after a full GC (needs --expose-gc), `close` (then exits, so a
  * --cpu-prof profile is written). It exits when the suite goes away, so it never lingers.
  *
- *   node --import tsx --expose-gc bench/servers/serve.ts '{"peer":"mcp-host","extraTools":0}'
+ *   node --import tsx --expose-gc bench/servers/serve.ts '{"peer":"sdk-v2","extraTools":0}'
  */
-import type { PeerConfig, PeerId, PeerStarter, RunningPeer } from "./peer.js";
+import type { ForkedPeerId, PeerConfig, PeerStarter, RunningPeer } from "./peer.js";
 
 export type ToServer = { type: "memory"; seq: number } | { type: "close" };
 export type FromServer =
@@ -14,15 +14,13 @@ export type FromServer =
   | { type: "memory"; seq: number; heapUsed: number; rss: number; external: number; arrayBuffers: number };
 
 /** Imported on demand: a process loads only its own peer's code, so its memory is that peer's alone. */
-const STARTERS: Record<PeerId, () => Promise<PeerStarter>> = {
-  "mcp-host": async () => (await import("./peers/mcp-host.js")).startMcpHost,
+const STARTERS: Record<ForkedPeerId, () => Promise<PeerStarter>> = {
   "sdk-v2": async () => (await import("./peers/sdk-v2.js")).startSdkV2,
   "sdk-v2-sessions": async () => (await import("./peers/sdk-v2-sessions.js")).startSdkV2Sessions,
   "sdk-v1": async () => (await import("./peers/sdk-v1.js")).startSdkV1,
   "mcp-use": async () => (await import("./peers/mcp-use.js")).startMcpUse,
   fastmcp: async () => (await import("./peers/fastmcp.js")).startFastMcp,
   floor: async () => (await import("./peers/floor.js")).startFloor,
-  "mcp-host-sdk-entry": async () => (await import("./peers/mcp-host.js")).startMcpHostSdkEntry,
 };
 
 function fullGc(): void {
@@ -37,7 +35,9 @@ async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? "{}") as PeerConfig;
   let peer: RunningPeer;
   try {
-    peer = await (await STARTERS[config.peer]())(config);
+    const starter = STARTERS[config.peer as ForkedPeerId];
+    if (!starter) throw new Error(`"${config.peer}" is not a forked peer (mcp-host runs as the built CLI: bench/lib/cli-peer.ts)`);
+    peer = await (await starter())(config);
   } catch (error) {
     send({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     process.exit(1);

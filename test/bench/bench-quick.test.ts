@@ -1,9 +1,9 @@
-// The benchmark suite's smoke test (docs/design.md §15): the quick mode of scenario 1 (echo) with every peer — mcp-host,
-// raw SDK v2, mcp-use, raw SDK v1, fastmcp, the floor — each in its own process, driven by the load-generator
-// process, at concurrency 1 and 16 (a subset: the whole quick scenario 1 adds concurrency 64 and takes ~50 s on
-// 2 cores; the full quick run of every scenario takes minutes). It asserts that every server answered every
-// request correctly and that latest.json and latest.md were written with the expected shape. No timing is
-// asserted: the numbers of a smoke run mean nothing.
+// The benchmark suite's smoke test (docs/design.md §15): the quick mode of scenario 1 (echo) with every peer — mcp-host
+// as the built CLI with its default logging and silent, raw SDK v2, mcp-use, raw SDK v1, fastmcp, the floor — each in its own process, driven by the
+// load-generator process, at concurrency 1 and 16 (a subset: the whole quick scenario 1 adds concurrency 64; the
+// full quick run of every scenario takes minutes). It asserts that every server answered every request correctly,
+// that the CLI host wrote its log lines and the silent one none, and that latest.json and latest.md were written
+// with the expected shape. No timing is asserted: the numbers of a smoke run mean nothing.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import type { RunResults } from "../../bench/lib/results.js";
 import { runBench } from "../helpers/bench-run.js";
 import { Cleanup } from "../helpers/cleanup.js";
 
-const PEERS = ["mcp-host", "mcp-host (fast path off)", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
+const PEERS = ["mcp-host", "mcp-host-silent", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
 const CONCURRENCIES = [1, 16];
 
 const cleanup = new Cleanup();
@@ -63,15 +63,28 @@ describe("npm run bench -- --quick", { timeout: 115_000 }, () => {
       }
       assert.ok(row.rps > 0 && row.p50Ms > 0 && row.p99Ms >= row.p50Ms);
     }
-    // Concurrency 64 was left out, so no target can be judged: each says so instead of passing.
+    // The CLI host wrote its access and audit lines (two per call; a window's last ones may still be in the pipe),
+    // the silent one none, and only they are counted.
+    const lines = Object.fromEntries(echo!.rows.map((r) => [`${r.id} c=${r.concurrency}`, r.logLinesPerRequest]));
+    for (const c of CONCURRENCIES) {
+      assert.ok(lines[`mcp-host c=${c}`]! > 1.5, `mcp-host c=${c}: ${lines[`mcp-host c=${c}`]} log lines per request`);
+      assert.equal(lines[`mcp-host-silent c=${c}`], 0);
+      assert.equal(lines[`sdk-v2 c=${c}`], undefined);
+    }
+    // S1.sdk-v2 names c=1 and c=16 only, so it is judged; concurrency 64 was left out, so no other target can be:
+    // each says so instead of passing.
     assert.deepEqual(
-      echo!.targets.map((t) => [t.id, t.pass]),
+      echo!.targets.map((t) => [t.id, t.id === "S1.sdk-v2" ? typeof t.pass : t.pass]),
       [
-        ["S1.sdk-v2", null],
+        ["S1.sdk-v2", "boolean"],
+        ["S1.floor", null],
         ["S1.frameworks", null],
         ["S1.p99", null],
-        ["S1.floor", null],
       ],
+    );
+    assert.match(
+      echo!.targets[0]!.measured,
+      /^c=1 req\/s: [\d.]+× \(silent [\d.]+×\)( ✗)?; c=16 req\/s: [\d.]+× \(silent [\d.]+×\)( ✗)?; c=1 CPU: [\d.]+× \(silent [\d.]+×\)( ✗)?; c=16 CPU: [\d.]+× \(silent [\d.]+×\)( ✗)?$/,
     );
     assert.ok(echo!.ratios.some((r) => r.name === "mcp-host ÷ raw SDK v2, tools/call echo, c=16, req/s" && r.value > 0));
 
@@ -81,7 +94,9 @@ describe("npm run bench -- --quick", { timeout: 115_000 }, () => {
     assert.match(md, /## Scenario 1 — echo: tools\/call, 2026-07-28 era/);
     assert.match(md, /\*\*tools\/call echo, concurrency 16\*\*/);
     for (const peer of PEERS) assert.match(md, new RegExp(`\\| ${peer.replace(/[()]/g, "\\$&")} \\| `));
-    assert.match(md, /\| S1\.sdk-v2: mcp-host ≥ 2× raw SDK v2 req\/s at every concurrency \| not measured \|/);
+    assert.match(md, /\| S1\.sdk-v2: mcp-host ≥ 2× raw SDK v2 req\/s and ≤ 0\.5× its server CPU per call, at c=1 and c=16 \| (PASS|FAIL) \|/);
+    assert.match(md, /\| S1\.floor: .* \| not measured \|/);
+    assert.match(md, /\*mcp-host wrote [\d.]+ log lines per request on stderr/);
     assert.equal(run.stdout.includes("## Scenario 1 — echo"), true, "the Markdown is printed too");
   });
 });
