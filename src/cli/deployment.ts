@@ -182,6 +182,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
+      ...(config.selection.searchAbove === undefined ? {} : { searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
