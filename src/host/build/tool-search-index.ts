@@ -37,7 +37,7 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** Words a person uses for the same action as the word tools are usually named with. */
+/** Words a person uses for what tools usually name with another word: one word stands for each group. */
 const SYNONYMS: Record<string, string> = {
   fetch: "get",
   retrieve: "get",
@@ -55,12 +55,10 @@ const SYNONYMS: Record<string, string> = {
   add: "create",
   new: "create",
   make: "create",
-  open: "create",
   edit: "update",
   modify: "update",
   change: "update",
   alter: "update",
-  rename: "update",
   find: "search",
   lookup: "search",
   query: "search",
@@ -71,30 +69,44 @@ const SYNONYMS: Record<string, string> = {
   invoke: "run",
   trigger: "run",
   start: "run",
-  message: "send",
-  notify: "send",
+  save: "write",
+  store: "write",
+  disable: "deactivate",
   upload: "put",
   download: "get",
+  internet: "web",
+  online: "web",
+  remember: "memory",
+  recall: "memory",
+  bug: "issue",
+  ticket: "issue",
   dir: "folder",
   directory: "folder",
   repository: "repo",
-  repositories: "repo",
   pr: "pull",
   doc: "document",
-  docs: "document",
   info: "detail",
   information: "detail",
-  details: "detail",
 };
 
-/** Splits text and identifiers into lower-case words: `getIssue`, `get_issue`, `get-issue`, `git.status`. */
+/**
+ * Splits text and identifiers into lower-case words: `getIssue`, `get_issue`, `get-issue`, `git.status`. A word
+ * written in mixed case is kept whole as well as split (`GitHub` → `github`, `git`, `hub`; `PromQL` → `promql`, …),
+ * so a query that writes it in one piece still meets it.
+ */
 export function toolWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 0);
+  const words: string[] = [];
+  for (const token of text.split(/[^A-Za-z0-9]+/)) {
+    if (token.length === 0) continue;
+    const parts = token
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+      .toLowerCase()
+      .split(" ");
+    if (parts.length > 1) words.push(token.toLowerCase());
+    words.push(...parts);
+  }
+  return words;
 }
 
 /** A light English stem: plurals, -ing, -ed and a final e go, so "creating", "created" and "create" meet. */
@@ -111,11 +123,14 @@ export function stemWord(input: string): string {
   return word;
 }
 
+/** The synonyms by stem, so every inflection of a word meets its group's word ("changes", "changed", "change"). */
+const SYNONYM_STEMS = new Map(Object.entries(SYNONYMS).map(([word, meaning]) => [stemWord(word), stemWord(meaning)]));
+
 /** One word as the index keeps it, or null for a stop word. */
 function processTerm(term: string): string | null {
   if (STOP_WORDS.has(term)) return null;
-  const synonym = SYNONYMS[term] ?? SYNONYMS[stemWord(term)];
-  return stemWord(synonym ?? term);
+  const stem = stemWord(term);
+  return SYNONYM_STEMS.get(stem) ?? stem;
 }
 
 const FIELDS = ["name", "title", "description", "toolset", "args"] as const;
