@@ -9,13 +9,17 @@ import type { CompiledBuild } from "./build/compiled-build.js";
 
 /** What the serving layer gives the host. */
 export interface ServingPort {
-  /** Serves one request of the selection whose active toolsets are `toolsets` (sorted). */
+  /**
+   * Serves one request of the selection whose active toolsets are `toolsets` (sorted). The list is the build's own
+   * identity list: key endpoints by `selectionKey(toolsets)` and hand it back to `compiled` as it is — it carries the
+   * build's view (readonly, single tools, search: build/build-view.ts), which a copy of the names would lose.
+   */
   handle(toolsets: readonly string[], req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): unknown;
 }
 
 /** What the host gives the serving layer back: the seams only it needs. */
 export interface HostServing {
-  /** The cached build of an active set, exactly as given (nothing resolved, nothing woken). */
+  /** The cached build of an identity list the port was handed, exactly as given (nothing resolved, nothing woken). */
   compiled(toolsets: readonly string[]): Promise<CompiledBuild>;
   /** Detaches the port: selections answer 503 until serving starts again. */
   close(): void;
