@@ -50,7 +50,7 @@ export const ERROR_CODES = {
   TOOL_RESULT_TOO_LARGE: "A tool's result was larger than the host sends (tools.maxResultBytes); the caller got an isError result instead.",
   TOOL_ISOLATION_FAILED: "A worker could not find or run an isolated tool (its module, its extension or the tool is missing, or the worker died).",
   EVENT_LOOP_BLOCKED: "The host's event loop was blocked longer than the threshold; the log names the tools that were running.",
-  SELECTION_UNKNOWN_TOOLSET: "A selection named toolsets nobody declared (refused in strict mode).",
+  SELECTION_UNKNOWN_TOOLSET: "A selection named toolsets nobody declared, or tools nobody offers (refused in strict mode).",
   ALREADY_STARTED: "start() was called on a host that is already started.",
   HOST_NOT_STARTED: "The host was used before start() or after stop().",
   HOST_INPUT_INVALID: "buildHost() was given something that is not extensions, a loadExtensions() result, or valid options.",

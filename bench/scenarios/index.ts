@@ -5,6 +5,7 @@ import type { ScenarioName } from "../lib/results.js";
 import { echoScenario } from "./echo.js";
 import { gatewayScenario } from "./gateway.js";
 import type { Scenario } from "./scenario.js";
+import { searchScenario } from "./search.js";
 import { sessionsScenario } from "./sessions.js";
 import { startupScenario } from "./startup.js";
 import { thousandToolsScenario } from "./thousand-tools.js";
@@ -15,4 +16,5 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
   sessions: sessionsScenario,
   startup: startupScenario,
   gateway: gatewayScenario,
+  search: searchScenario,
 };

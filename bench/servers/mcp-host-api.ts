@@ -4,6 +4,6 @@
  */
 export { defineExtension, defineTool, silentLogger } from "../../src/index.js";
 export type { McpExtension, ToolSpec } from "../../src/index.js";
-export { buildHost, listenHost, parseSelection } from "../../src/deployment.js";
+export { buildHost, connectInProcess, listenHost, parseSelection } from "../../src/deployment.js";
 export type { BuiltServer, ListeningHost, McpHost } from "../../src/deployment.js";
 export { compiledOf } from "../../src/host/built-server.js";

@@ -208,6 +208,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
+      ...(config.selection.searchAbove === undefined ? {} : { searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       redactor,
       ...(config.instructions ? { instructions: config.instructions } : {}),

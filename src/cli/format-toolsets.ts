@@ -8,6 +8,16 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
 }
 
+/** The selection's modifiers in a line: `readonly; tools: issues.get_issue; search (312 tools searchable)`. */
+function modifiersText(m: NonNullable<HostDescription["modifiers"]>): string {
+  const parts = [
+    ...(m.readonly ? ["readonly (only tools annotated readOnlyHint)"] : []),
+    ...(m.tools.length > 0 ? [`single tools: ${m.tools.join(", ")}`] : []),
+    ...(m.search ? [`search (find_tools and call_tool over ${m.searchable ?? 0} tool${m.searchable === 1 ? "" : "s"})`] : []),
+  ];
+  return parts.join("; ");
+}
+
 /**
  * @example
  * console.log(formatToolsetsTable(await host.describe(selection)));
@@ -29,6 +39,7 @@ export function formatToolsetsTable(d: HostDescription): string {
       .trimEnd(),
   );
   lines.push("", `active: ${d.active.join(", ") || "(none)"}`, `tools (${d.tools.length}): ${d.tools.join(", ") || "(none)"}`);
+  if (d.modifiers !== undefined) lines.push(`modifiers: ${modifiersText(d.modifiers)}`);
   if (d.unknown.length > 0) lines.push(`unknown (not declared, ignored): ${d.unknown.join(", ")}`);
   const failed = d.extensions.filter((e) => e.status === "failed");
   lines.push(`extensions: ${d.extensions.map((e) => `${e.name} (${e.status})`).join(", ") || "(none)"}`);

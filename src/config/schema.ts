@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { authSchema } from "./schema-auth.js";
-import { HTTP_TIMING_DEFAULTS, hostName, originString, ranged, text } from "./schema-parts.js";
+import { HTTP_TIMING_DEFAULTS, hostName, intRange, originString, ranged, text } from "./schema-parts.js";
 import { loggingSchema, metricsSchema, tracingSchema, uiKeys } from "./schema-observe.js";
 import { serverSchema } from "./schema-servers.js";
 
@@ -20,6 +20,8 @@ const selectionSchema = z.strictObject({
   default: z.string().optional(),
   strict: z.boolean().default(false),
   ignoreKeys: z.array(text).default([]),
+  // Tool-search mode for every selection with more tools than this (docs/serving.md); a URL's `search=0` opts out.
+  searchAbove: intRange(0, 1_000_000).optional(),
 });
 
 const corsSchema = z.preprocess(

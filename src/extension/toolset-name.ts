@@ -7,12 +7,16 @@
 /** Letters, digits and `. _ ~ - @ /`, 1 to 64 of them: npm package names (`@scope/name`) fit. */
 export const TOOLSET_NAME_PATTERN = /^[A-Za-z0-9._~@/-]{1,64}$/;
 
-/** The selection grammar's reserved keys (`?only` would mean "only nothing", not the toolset "only"). */
-export const RESERVED_TOOLSET_NAMES: readonly string[] = ["only", "toolsets", "without"];
+/**
+ * The selection grammar's reserved words: its keys (`?only` would mean "only nothing", not the toolset "only"), its
+ * modifiers (`?readonly`, `?search`) and its list keywords (`toolsets=all`, `only=default,x`). A name means one thing
+ * in every URL, so none of them can name a toolset (docs/design.md §4 rule 15).
+ */
+export const RESERVED_TOOLSET_NAMES: readonly string[] = ["all", "default", "only", "readonly", "search", "tools", "toolsets", "without"];
 
 /** The allowed characters, for messages. */
 export const TOOLSET_NAME_RULE =
-  'use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not "only", "toolsets" or "without"';
+  'use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not a word of the grammar: "all", "default", "only", "readonly", "search", "tools", "toolsets" or "without"';
 
 /**
  * Why `name` cannot name a toolset, or undefined when it can.

@@ -21,6 +21,11 @@ export interface HostOptions {
   toolTimeoutMs?: number;
   /** Timeout of each extension's setup (default 10 000 ms). */
   setupTimeoutMs?: number;
+  /**
+   * Serve a selection in tool-search mode — only `find_tools` and `call_tool` listed — when it has more than this many
+   * tools, unless its URL says `search=0` (config `selection.searchAbove`). Absent: only `?search` turns it on.
+   */
+  searchAbove?: number;
   /** Most builds kept in the cache (default 256). */
   maxBuilds?: number;
   /** Per-extension options handed to `setup` as `ctx.options` (keyed by extension name). */

@@ -12,8 +12,8 @@ import { BuildCache } from "./build/build-cache.js";
 import { compileBuild, type CompiledBuild } from "./build/compiled-build.js";
 import { gatherContents } from "./build/gather.js";
 import { composeInstructions } from "./build/instructions.js";
-import { builtServerOf, type BuiltServer } from "./built-server.js";
-import { describeFrom, type ExtensionDescription, type HostDescription, type UnavailableDescription } from "./describe.js";
+import { builtServerOf, compiledOf, type BuiltServer } from "./built-server.js";
+import { describeFrom, type ExtensionDescription, type HostDescription, type SelectionModifiers, type UnavailableDescription } from "./describe.js";
 import { ChangeFeed, type OfferChange } from "./extensions/change-feed.js";
 import { toolsetsTouchedBy, type ExtensionRecord, type FailureRecord } from "./extensions/extension-record.js";
 import { ExtensionSet } from "./extensions/extension-set.js";
@@ -26,7 +26,10 @@ import { ToolActivity } from "./monitor/tool-activity.js";
 import { requestStateSealer, type RequestStateSealer } from "./protocol/request-state.js";
 import { ToolCallGate } from "./protocol/tool-limits.js";
 import { Revision } from "./revision.js";
-import { resolveSelection, selectionKey, type Selection } from "./selection.js";
+import { expandKeywords, resolveSelection, selectionKey, type Selection } from "./selection.js";
+import { buildIdentity, PLAIN_VIEW, toolsetsBehind, viewOfIdentity, type BuildView } from "./build/build-view.js";
+import { pickedToolsets, resolveView } from "./build/resolve-view.js";
+import { toolCatalogFrom, type ToolCatalog } from "./extensions/tool-catalog.js";
 import { answerNotServed, OPEN_SERVING, type HostServing, type ServingLayer } from "./serving-port.js";
 
 export type { OfferChange } from "./extensions/change-feed.js";
@@ -83,6 +86,7 @@ export class McpHost {
   private monitor: EventLoopMonitor | undefined;
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
+  private tools: { revision: number; catalog: ToolCatalog } | undefined;
   private layer: ServingLayer | undefined;
 
   constructor(contents: HostContents, options: HostOptions) {
@@ -222,9 +226,19 @@ export class McpHost {
     return this.catalog.toolsets;
   }
 
-  /** The active and unknown toolsets for a selection, without building anything. */
+  /** The active toolsets and the unknown names (toolsets, and `tools=<name>` for tools) of a selection, without building anything. */
   activeFor(selection: Selection): { active: string[]; unknown: string[] } {
-    return resolveSelection(this.declaredToolsets(), selection);
+    const resolved = resolveSelection(this.declaredToolsets(), selection);
+    if (selection.tools.size === 0) return resolved;
+    const { unknown } = resolveView(selection, resolved.active, this.toolCatalog());
+    return { active: resolved.active, unknown: [...resolved.unknown, ...unknown].sort() };
+  }
+
+  /** Who offers which tool name (for `tools=`), computed once per revision like the toolset catalog. */
+  private toolCatalog(): ToolCatalog {
+    const revision = this.revisions.current;
+    if (this.tools?.revision !== revision) this.tools = { revision, catalog: toolCatalogFrom(this.extensions.records) };
+    return this.tools.catalog;
   }
 
   /** The composed instructions for an active set. */
@@ -257,9 +271,17 @@ export class McpHost {
   async build(selection: Selection, options: BuildOptions = {}): Promise<BuiltServer> {
     this.ensureRunning();
     const permitted = options.permitted === undefined ? undefined : new Set(options.permitted);
-    if (options.wake !== false) await this.wake([...selection.named, ...(selection.only ?? [])].filter((name) => permitted?.has(name) ?? true));
-    const { active, unknown } = this.activeFor(selection);
-    return builtServerOf(await this.compiled(permitted ? active.filter((name) => permitted.has(name)) : active), unknown);
+    if (options.wake !== false) await this.wake(this.namedBy(selection).filter((name) => permitted?.has(name) ?? true));
+    const resolved = resolveSelection(this.declaredToolsets(), selection);
+    const active = permitted ? resolved.active.filter((name) => permitted.has(name)) : resolved.active;
+    const { view, unknown } = resolveView(selection, active, this.toolCatalog(), permitted);
+    return builtServerOf(await this.compiled(active, view), unknown.length === 0 ? resolved.unknown : [...resolved.unknown, ...unknown].sort());
+  }
+
+  /** The toolsets a selection names (keywords expanded), and those its single tools come from: what it may wake. */
+  private namedBy(selection: Selection): string[] {
+    const named = expandKeywords([...selection.named, ...(selection.only ?? [])], this.declaredToolsets());
+    return [...named, ...pickedToolsets(selection, this.toolCatalog())];
   }
 
   /**
@@ -306,7 +328,7 @@ export class McpHost {
    */
   async describe(selection: Selection, options: BuildOptions = {}): Promise<HostDescription> {
     const built = await this.build(selection, options);
-    return this.describeActive(built.toolsets, built.unknown, built.toolNames, options.permitted);
+    return this.describeActive(built.toolsets, built.unknown, built.toolNames, options.permitted, compiledOf(built).modifiers);
   }
 
   /**
@@ -323,7 +345,7 @@ export class McpHost {
     this.layer = layer;
     this.revisions.changed(undefined, false);
     return {
-      compiled: (toolsets) => this.compiled(toolsets),
+      compiled: (toolsets) => this.compiled(toolsets, viewOfIdentity(toolsets)),
       close: () => {
         if (this.layer !== layer) return;
         this.layer = undefined;
@@ -351,13 +373,14 @@ export class McpHost {
     }
   }
 
-  /** The cached build of an already resolved active set; compiled once per key even under concurrency. */
-  private compiled(active: readonly string[]): Promise<CompiledBuild> {
+  /** The cached build of an already resolved active set and view; compiled once per key even under concurrency. */
+  private compiled(active: readonly string[], view: BuildView = PLAIN_VIEW): Promise<CompiledBuild> {
     this.ensureRunning();
-    const key = selectionKey(active);
+    const identity = buildIdentity([...new Set(active)].sort(), view);
+    const key = selectionKey(identity);
     const observer = this.options.observer;
-    if (observer?.build !== undefined) return this.observedCompile(observer, key, active);
-    return this.builds.getOrBuild(key, active, () => this.compileNow(key, active));
+    if (observer?.build !== undefined) return this.observedCompile(observer, key, identity);
+    return this.builds.getOrBuild(key, toolsetsBehind(identity, view), () => this.compileNow(key, identity));
   }
 
   /** A cache lookup the observer hears of: a hit, or a miss and how long compiling took. */
@@ -371,7 +394,7 @@ export class McpHost {
       }
     };
     if (hit) note({ key, hit: true });
-    return this.builds.getOrBuild(key, active, async () => {
+    return this.builds.getOrBuild(key, toolsetsBehind(active, viewOfIdentity(active)), async () => {
       const started = performance.now();
       const compiled = await this.compileNow(key, active);
       note({ key, hit: false, durationMs: performance.now() - started });
@@ -383,6 +406,9 @@ export class McpHost {
     return compileBuild({
       records: this.extensions.records,
       active,
+      view: viewOfIdentity(active),
+      ...(this.options.searchAbove === undefined ? {} : { searchAbove: this.options.searchAbove }),
+      toolsetText: (name) => this.toolsetText(name),
       key,
       revision: this.revisions.current,
       name: this.name,
@@ -394,7 +420,7 @@ export class McpHost {
       requestState: this.requestState,
       serverFactory: this.options.serverFactory,
       handlerFor: (build) => this.layer?.handlerFor(build) ?? answerNotServed,
-      describe: (a, unknown, tools, permitted) => this.describeActive(a, unknown, tools, permitted),
+      describe: (a, unknown, tools, permitted, modifiers) => this.describeActive(a, unknown, tools, permitted, modifiers),
       isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
       ...(this.activity === undefined ? {} : { activity: this.activity }),
       ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
@@ -402,10 +428,30 @@ export class McpHost {
     });
   }
 
-  private describeActive(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription {
+  private describeActive(
+    active: readonly string[],
+    unknown: readonly string[],
+    tools: readonly string[],
+    permitted?: readonly string[],
+    modifiers?: SelectionModifiers,
+  ): HostDescription {
     const reachable = permitted === undefined ? undefined : new Set(permitted);
     const declared = reachable ? this.declaredToolsets().filter((t) => reachable.has(t.name)) : this.declaredToolsets();
-    return describeFrom({ declared, active, tools, unknown, extensions: this.extensionStatuses(permitted), unavailable: this.unavailable(permitted) });
+    return describeFrom({
+      declared,
+      active,
+      tools,
+      unknown,
+      extensions: this.extensionStatuses(permitted),
+      unavailable: this.unavailable(permitted),
+      ...(modifiers === undefined ? {} : { modifiers }),
+    });
+  }
+
+  /** What the tool search reads of a toolset besides its name: its title and description. */
+  private toolsetText(name: string): string {
+    const toolset = this.declaredToolsets().find((t) => t.name === name);
+    return [toolset?.title, toolset?.description].filter((part) => part !== undefined).join(" ");
   }
 
   /** Which toolsets are default or always-on: when this changes, every URL may resolve differently. */

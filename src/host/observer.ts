@@ -38,6 +38,8 @@ export interface ObservedRequest {
   tool?: ObservedTool;
   /** `tools/call`: the name asked for, even when no such tool exists. */
   toolName?: string;
+  /** `tools/call` through search mode's `call_tool`: `"call_tool"` (`tool`, `toolName` and `arguments` are the called tool's). */
+  via?: string;
   /** `tools/call`: the arguments as sent (an observer decides whether to keep them). */
   arguments?: Readonly<Record<string, unknown>>;
   /** `prompts/get`: the prompt's name. */

@@ -13,13 +13,17 @@ import type { NodeHandler } from "./built-server.js";
 
 /** What the serving layer gives the host. */
 export interface ServingLayer {
-  /** The handler of one build (what its serverFactory receives as `handler`). */
+  /**
+   * The handler of one build (what its serverFactory receives as `handler`). `build.toolsets` is the build's own
+   * identity list: key anything by `selectionKey(build.toolsets)` and hand it back to `compiled` as it is — it carries
+   * the build's view (readonly, single tools, search: build/build-view.ts), which a copy of the names would lose.
+   */
   handlerFor(build: BuildCore): NodeHandler;
 }
 
 /** What the host gives the serving layer back: the seams only it needs. */
 export interface HostServing {
-  /** The cached build of an active set, exactly as given (nothing resolved, nothing woken). */
+  /** The cached build of an identity list the port was handed, exactly as given (nothing resolved, nothing woken). */
   compiled(toolsets: readonly string[]): Promise<CompiledBuild>;
   /** Detaches the layer: builds made from now on answer 503 until serving starts again. */
   close(): void;

@@ -166,7 +166,7 @@ describe("credentials and names of a server", () => {
     ]);
     assert.equal(
       messageAt(r, "servers.only"),
-      `a server's name is its toolset's name: toolset name "only" is a reserved word of the URL selection grammar; use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not "only", "toolsets" or "without"`,
+      `a server's name is its toolset's name: toolset name "only" is a reserved word of the URL selection grammar; use 1 to 64 letters, digits or ". _ ~ - @ /" (no commas, spaces, "&", "=", "+", "%", "#" or "?"), and not a word of the grammar: "all", "default", "only", "readonly", "search", "tools", "toolsets" or "without"`,
     );
   });
 

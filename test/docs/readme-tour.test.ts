@@ -24,10 +24,17 @@ function tourCommands(): string[][] {
 }
 
 describe("README tour", { timeout: 90_000 }, () => {
-  it("lists the default selection, a units-only selection and a clean check", async () => {
+  it("lists the default selection, a units-only selection, the read-only and search forms and a clean check", async () => {
     const commands = tourCommands();
-    assert.deepEqual(commands, [["toolsets"], ["toolsets", "only=units"], ["check"]]);
-    const [table, units, check] = await Promise.all(commands.map((args) => runCli(cleanup, args, { cwd: REPO })));
+    assert.deepEqual(commands, [["toolsets"], ["toolsets", "only=units"], ["toolsets", "all&readonly"], ["toolsets", "all&search"], ["check"]]);
+    const [table, units, readonly, search, check] = await Promise.all(commands.map((args) => runCli(cleanup, args, { cwd: REPO })));
+    assert.equal(readonly!.code, 0, readonly!.stderr);
+    assert.match(readonly!.stdout, /^modifiers: readonly \(only tools annotated readOnlyHint\)$/m);
+    assert.match(readonly!.stdout, /^tools \(21\): add_duration, .*, trigger-long-running-operation$/m, "of the 49 tools, those annotated read-only");
+    assert.doesNotMatch(readonly!.stdout, /^tools .*\btest_sampling\b/m);
+    assert.equal(search!.code, 0, search!.stderr);
+    assert.match(search!.stdout, /^tools \(2\): call_tool, find_tools$/m);
+    assert.match(search!.stdout, /^modifiers: search \(find_tools and call_tool over \d+ tools\)$/m);
     assert.equal(table!.code, 0, table!.stderr);
     assert.match(table!.stdout, /^active: everything, text, time$/m);
     assert.equal(units!.code, 0, units!.stderr);

@@ -155,3 +155,91 @@ describe("formatSelection", () => {
     }
   });
 });
+
+// Modifiers, single tools and keywords (docs/design.md §6 rules 4–6, issue 20).
+function modifiers(query: string) {
+  const selection = parseSelection(query);
+  return { ...plain(selection), tools: [...selection.tools].sort(), readonly: selection.readonly, search: selection.search };
+}
+const NONE = { named: [], only: null, without: [], tools: [], readonly: false, search: null };
+
+describe("parseSelection: readonly and search are modifier keys (rule 4)", () => {
+  it("turns readonly on with no value, an empty value, 1, true, yes and on", () => {
+    for (const query of ["readonly", "readonly=", "readonly=1", "readonly=true", "readonly=TRUE", "readonly=yes", "readonly=on"])
+      assert.deepEqual(modifiers(query), { ...NONE, readonly: true }, query);
+  });
+  it("turns readonly off only with 0, false, no or off, in any case", () => {
+    for (const query of ["readonly=0", "readonly=false", "readonly=False", "readonly=no", "readonly=OFF"]) assert.deepEqual(modifiers(query), NONE, query);
+  });
+  it("fails closed: any other readonly value turns it on, and any occurrence that says on wins", () => {
+    for (const query of ["readonly=maybe", "readonly=2", "readonly=0&readonly", "readonly&readonly=false"])
+      assert.deepEqual(modifiers(query), { ...NONE, readonly: true }, query);
+  });
+  it("reads search as on, search=0 as an explicit off, and no search as undecided (null)", () => {
+    assert.deepEqual(modifiers("search"), { ...NONE, search: true });
+    assert.deepEqual(modifiers("search=1"), { ...NONE, search: true });
+    assert.deepEqual(modifiers("search=0"), { ...NONE, search: false });
+    assert.deepEqual(modifiers("search=false&search"), { ...NONE, search: true });
+    assert.deepEqual(modifiers("a"), { ...NONE, named: ["a"] });
+  });
+  it("takes the modifier words out of a name list too, so read-only is never read as a toolset", () => {
+    assert.deepEqual(modifiers("spaces,readonly"), { ...NONE, named: ["spaces"], readonly: true });
+    assert.deepEqual(modifiers("toolsets=spaces,readonly,search"), { ...NONE, named: ["spaces"], readonly: true, search: true });
+    assert.deepEqual(modifiers("only=library,readonly"), { ...NONE, only: ["library"], readonly: true });
+  });
+  it("keeps a modifier word in without= as a name (left out of nothing, reported unknown)", () => {
+    assert.deepEqual(modifiers("without=readonly"), { ...NONE, without: ["readonly"] });
+  });
+  it("matches modifier keys case-sensitively: ReadOnly is a toolset name", () => {
+    assert.deepEqual(modifiers("ReadOnly"), { ...NONE, named: ["ReadOnly"] });
+  });
+});
+
+describe("parseSelection: tools= names single tools (rule 4)", () => {
+  it("reads tools= as a list of tool names, unioned over repeats", () => {
+    assert.deepEqual(modifiers("tools=get_book,ping&tools=lend_book"), { ...NONE, tools: ["get_book", "lend_book", "ping"] });
+  });
+  it("keeps qualified and dotted tool names whole", () => {
+    assert.deepEqual(modifiers("tools=library__get_book,library.lend_book"), { ...NONE, tools: ["library.lend_book", "library__get_book"] });
+  });
+  it("reads an empty tools= (or a bare ?tools) as no tools, not as a toolset named tools", () => {
+    assert.deepEqual(modifiers("tools="), NONE);
+    assert.deepEqual(modifiers("tools"), NONE);
+  });
+  it("reads words in tools= as tool names: a tool list has no keywords or modifiers", () => {
+    assert.deepEqual(modifiers("tools=all,readonly,default"), { ...NONE, tools: ["all", "default", "readonly"] });
+  });
+});
+
+describe("parseSelection: keywords stay words until resolved (rule 6)", () => {
+  it("keeps all and default in named, only and without lists", () => {
+    assert.deepEqual(modifiers("all&toolsets=default&only=all&without=default"), {
+      ...NONE,
+      named: ["all", "default"],
+      only: ["all"],
+      without: ["default"],
+    });
+  });
+});
+
+describe("isEmptySelection: modifiers do not count, single tools do (rule 7)", () => {
+  it("is true for readonly, search and search=0 alone", () => {
+    for (const query of ["readonly", "search", "search=0", "readonly&search&tools="]) assert.equal(isEmptySelection(parseSelection(query)), true, query);
+  });
+  it("is false for tools= with a name", () => {
+    assert.equal(isEmptySelection(parseSelection("tools=get_book")), false);
+  });
+});
+
+describe("formatSelection: modifiers and single tools", () => {
+  it("renders tools=, readonly and search after the lists", () => {
+    assert.equal(formatSelection(parseSelection("search&readonly&tools=b,a&library")), "toolsets=library&tools=a,b&readonly&search");
+    assert.equal(formatSelection(parseSelection("search=0")), "search=0");
+  });
+  it("round-trips every modifier", () => {
+    for (const query of ["readonly", "search=0", "tools=x%2Cy,z&only=", "all&readonly&search"]) {
+      const selection = parseSelection(query);
+      assert.deepEqual(modifiers(formatSelection(selection)), modifiers(query), query);
+    }
+  });
+});

@@ -3,7 +3,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { isMcpHostError } from "../../src/errors.js";
-import { assertNoUnknownToolsets, parseSelection, resolveSelection, selectionFromRequest, selectionKey } from "../../src/host/selection.js";
+import { assertNoUnknownToolsets, isEmptySelection, parseSelection, resolveSelection, selectionFromRequest, selectionKey } from "../../src/host/selection.js";
 import type { DeclaredToolsetFlags, SelectionSource } from "../../src/host/selection.js";
 
 // The §6 fixture: core is always on, spaces is on by default, benchmarks and library are not.
@@ -168,5 +168,86 @@ describe("assertNoUnknownToolsets (strict mode)", () => {
   });
   it("says so when one name is unknown and nothing is declared", () => {
     assert.throws(() => assertNoUnknownToolsets(["x"], []), /^McpHostError: unknown toolset "x" in the selection; no toolsets are declared\./);
+  });
+});
+
+describe("resolveSelection: keywords (rule 6) and single tools instead of toolsets (rule 8)", () => {
+  const rows: Array<[query: string, active: string[], unknown: string[]]> = [
+    ["all", ["benchmarks", "core", "library", "spaces"], []],
+    ["toolsets=all", ["benchmarks", "core", "library", "spaces"], []],
+    ["only=all", ["benchmarks", "core", "library", "spaces"], []],
+    ["toolsets=default,library", ["core", "library", "spaces"], []],
+    ["default", ["core", "spaces"], []],
+    ["only=default,library", ["core", "library", "spaces"], []],
+    ["only=all&without=default", ["benchmarks", "core", "library"], []],
+    ["without=all", ["core"], []],
+    ["tools=get_book", ["core"], []],
+    ["tools=get_book&default", ["core", "spaces"], []],
+    ["tools=get_book&library", ["core", "library", "spaces"], []],
+    ["tools=get_book&only=benchmarks", ["benchmarks", "core"], []],
+    ["readonly&search", ["core", "spaces"], []],
+    ["without=readonly", ["core", "spaces"], ["readonly"]],
+  ];
+  for (const [query, active, unknown] of rows) {
+    it(`?${query} → active ${active.join(", ")}; unknown ${unknown.join(", ") || "none"}`, () => {
+      assert.deepEqual(resolve(query), { active, unknown });
+    });
+  }
+});
+
+describe("selectionFromRequest: X-MCP-Tools and X-MCP-Readonly", () => {
+  it("reads X-MCP-Tools as tools= of the header selection, used when the query names nothing", () => {
+    const selection = selectionFromRequest({ query: "", header: "library", toolsHeader: "get_result, ping" });
+    assert.deepEqual([...selection.named], ["library"]);
+    assert.deepEqual([...selection.tools].sort(), ["get_result", "ping"]);
+    assert.equal(isEmptySelection(selectionFromRequest({ toolsHeader: "ping" })), false);
+  });
+  it("ignores X-MCP-Tools when the query names something, as it ignores X-MCP-Toolsets", () => {
+    assert.deepEqual([...selectionFromRequest({ query: "library", toolsHeader: "ping" }).tools], []);
+  });
+  it("turns read-only on with X-MCP-Readonly: true whatever names the toolsets, and never drops it", () => {
+    for (const source of [
+      { query: "library", readonlyHeader: "true" },
+      { query: "", header: "library", readonlyHeader: "1" },
+      { defaultSelection: "only=core", readonlyHeader: "TRUE" },
+      { query: "library", header: "readonly" },
+      { query: "library", readonlyHeader: "sure" },
+    ]) {
+      assert.equal(selectionFromRequest(source).readonly, true, JSON.stringify(source));
+    }
+  });
+  it("leaves read-only off for X-MCP-Readonly: false, and takes the default's readonly only when the default applies", () => {
+    assert.equal(selectionFromRequest({ query: "library", readonlyHeader: "false" }).readonly, false);
+    assert.equal(selectionFromRequest({ query: "library", defaultSelection: "readonly&only=core" }).readonly, false);
+    assert.equal(selectionFromRequest({ query: "", defaultSelection: "readonly&only=core" }).readonly, true);
+  });
+  it("applies the default to a query of modifiers only: ?readonly is the default selection, read-only", () => {
+    const selection = selectionFromRequest({ query: "readonly&search", defaultSelection: "only=benchmarks" });
+    assert.deepEqual(resolveSelection(DECLARED, selection).active, ["benchmarks", "core"]);
+    assert.equal(selection.readonly, true);
+    assert.equal(selection.search, true);
+  });
+  it("takes search from the query, then the headers, then the default when it applies", () => {
+    assert.equal(selectionFromRequest({ query: "search=0", header: "search" }).search, false);
+    assert.equal(selectionFromRequest({ query: "library", header: "search" }).search, true);
+    assert.equal(selectionFromRequest({ query: "", defaultSelection: "search" }).search, true);
+    assert.equal(selectionFromRequest({ query: "library", defaultSelection: "search" }).search, null);
+  });
+});
+
+describe("assertNoUnknownToolsets: unknown tools", () => {
+  it("names unknown tools apart from unknown toolsets", () => {
+    assert.throws(
+      () => assertNoUnknownToolsets(["tools=get_bok", "nosuch"], ["core"]),
+      (error: unknown) => {
+        assert.ok(isMcpHostError(error, "SELECTION_UNKNOWN_TOOLSET"));
+        assert.equal(
+          error.message,
+          'unknown toolset "nosuch" and unknown tool "get_bok" (no active or declared toolset offers it) in the selection; declared toolsets: "core". ' +
+            "Use one of the declared names, or turn off selection.strict to serve unknown names with a warning.",
+        );
+        return true;
+      },
+    );
   });
 });

@@ -144,4 +144,24 @@ describe("with auth on, every selection is guarded", { timeout: 60_000 }, () => 
     assert.deepEqual(served.runs, ["admin/wipe root"]);
     assert.equal(AUDIENCE, "urn:test:mcp");
   });
+
+  it("keeps a mounted build's view under auth: its single tools are served to a caller who may reach them, and only to them", async () => {
+    const served = await file.serve();
+    const built = await served.host.build(parseSelection("only=notes&tools=wipe"));
+    const elsewhere = express();
+    elsewhere.use(express.json());
+    elsewhere.all("/raw", (req, res, next) => void built.server(req, res, next));
+    const server = elsewhere.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    cleanup.add(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/raw`);
+    const listed = async (scope: string) => {
+      const headers = { ...modernHeaders("tools/list"), ...bearer(await served.token({ scope })) };
+      const answer = await raw({ url, method: "POST", headers, body: modernBody("tools/list", {}) });
+      assert.equal(answer.status, 200, answer.text);
+      return (answer.json.result.tools as Array<{ name: string }>).map((tool) => tool.name).sort();
+    };
+    assert.deepEqual(await listed("mcp:read mcp:admin"), ["list_server_toolsets", "read_note", "whoami", "wipe"]);
+    assert.deepEqual(await listed("mcp:read"), ["list_server_toolsets", "read_note", "whoami"]);
+  });
 });

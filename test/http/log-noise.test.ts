@@ -9,7 +9,7 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
 const tools: McpExtension = {
-  name: "tools",
+  name: "toolbox",
   tools: [
     { name: "fine", handler: () => ({ content: [{ type: "text", text: "fine" }] }) },
     {
@@ -37,10 +37,10 @@ describe("log lines", { timeout: 30_000 }, () => {
     const result = (await client.callTool({ name: "broken", arguments: {} })) as { isError?: boolean };
     assert.equal(result.isError, true);
     const warn = records.find((r) => r.level === "warn" && r.data?.code === "TOOL_HANDLER_FAILED");
-    assert.equal(warn?.message, '[extension tools] tool "broken" threw: the disk is full');
+    assert.equal(warn?.message, '[extension toolbox] tool "broken" threw: the disk is full');
     assert.equal(warn?.data?.stack, undefined, "no stack at warn");
-    const debug = records.find((r) => r.level === "debug" && r.message === '[extension tools] tool "broken" threw here');
-    assert.equal(debug?.data?.extension, "tools");
+    const debug = records.find((r) => r.level === "debug" && r.message === '[extension toolbox] tool "broken" threw here');
+    assert.equal(debug?.data?.extension, "toolbox");
     assert.match(String(debug?.data?.stack), /^Error: the disk is full\n\s+at (Object\.)?brokenHandler /);
   });
 });

@@ -24,6 +24,9 @@ describe("gateway options", () => {
         /^server "a,b": its name is its toolset's name, and toolset name "a,b" cannot be written/.test(error.message),
     );
     assert.throws(() => createGateway({ servers: { only: { command: "x" } } }), /reserved word/);
+    // The selection's keywords and modifiers (issue 20) are reserved the same way: a server named "search" is refused at load.
+    for (const name of ["all", "default", "readonly", "search", "tools"])
+      assert.throws(() => createGateway({ servers: { [name]: { command: "x" } } }), /reserved word/, name);
   });
 
   it("gives the host's setup the start-up deadline plus a margin", () => {

@@ -4,7 +4,7 @@
  * nobody declared — a desktop client shows nothing else.
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { assertNoUnknownToolsets, parseSelection } from "../../host/selection.js";
+import { assertNoUnknownToolsets, selectionFromRequest } from "../../host/selection.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { onShutdownSignals } from "../signals.js";
@@ -20,7 +20,12 @@ export async function stdioCommand(settings: CliSettings, env: Env): Promise<num
   await refuseGatewayProblems(deployment);
   const { host, config } = deployment;
   const query = settings.argument ?? config.selection.default ?? "";
-  const selection = parseSelection(query, { ignoreKeys: config.selection.ignoreKeys });
+  // As for a URL: the argument, else the deployment default (also for an argument of modifiers only, `readonly`).
+  const selection = selectionFromRequest({
+    query: settings.argument ?? "",
+    ignoreKeys: config.selection.ignoreKeys,
+    ...(config.selection.default === undefined ? {} : { defaultSelection: config.selection.default }),
+  });
   const first = await host.build(selection);
   if (first.unknown.length > 0) {
     if (config.selection.strict) {

@@ -2,7 +2,7 @@
  * `mcp-host toolsets [SELECTION] [--json]`: what a selection offers, as a table or as `describe()` JSON. Exits 1
  * when an extension failed, so a script can tell.
  */
-import { assertNoUnknownToolsets, parseSelection } from "../../host/selection.js";
+import { assertNoUnknownToolsets, selectionFromRequest } from "../../host/selection.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";
 import { formatToolsetsTable } from "../format-toolsets.js";
@@ -16,7 +16,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 export async function toolsetsCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
   const { host, config } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
   try {
-    const selection = parseSelection(settings.argument ?? config.selection.default ?? "", { ignoreKeys: config.selection.ignoreKeys });
+    // As for a URL: the argument, else the deployment default (also for an argument of modifiers only, `readonly`).
+    const selection = selectionFromRequest({
+      query: settings.argument ?? "",
+      ignoreKeys: config.selection.ignoreKeys,
+      ...(config.selection.default === undefined ? {} : { defaultSelection: config.selection.default }),
+    });
     if (config.selection.strict)
       assertNoUnknownToolsets(
         host.activeFor(selection).unknown,

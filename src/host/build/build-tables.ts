@@ -30,6 +30,8 @@ export interface CompiledTool {
   handler: ToolHandler;
   /** Its handler runs in a worker thread: the event-loop monitor does not count it. */
   isolated?: boolean;
+  /** Search mode's `call_tool`: a call of it is the call of the catalogue tool its arguments name (call-tool.ts). */
+  dispatches?: true;
 }
 
 export interface CompiledResource extends Placed<ResourceSpec> {
@@ -64,6 +66,8 @@ export interface BuildTables {
   promptByName: ReadonlyMap<string, CompiledPrompt>;
   /** Tools this build would offer but for a quarantined extension: tool name → why it is missing. */
   missing: ReadonlyMap<string, MissingTool>;
+  /** Search mode: the build's real tools, which `find_tools` searches and `call_tool` calls (search-tools.ts). */
+  catalogue?: BuildTables;
 }
 
 /** A tool a quarantined extension declares for an active toolset, and why it is not served. */

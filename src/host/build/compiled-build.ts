@@ -22,13 +22,19 @@ import { loadJsonSchemaEngine } from "./json-schema-engine.js";
 import { isStandardSchema } from "../../extension/schema-types.js";
 import { gatherContents } from "./gather.js";
 import type { ToolCallGate } from "../protocol/tool-limits.js";
+import type { SelectionModifiers } from "../describe.js";
+import { modifiersOf, readOnlyTools, viewContents } from "./apply-view.js";
+import { toolsetsBehind, type BuildView } from "./build-view.js";
+import { searchTables } from "./search-tools.js";
 
 /** What a build is before its server is made: what the serving layer binds a build's handler to. */
 export interface BuildCore {
   /** The active toolsets joined by commas (names never contain one); for logs and `ServerDraft.key`. */
   readonly key: string;
-  /** The active toolsets, sorted: the build's identity. */
+  /** The active toolsets, sorted: the build's identity (the list carries the build's view: build-view.ts). */
   readonly toolsets: readonly string[];
+  /** What the build's view changed, for `describe` (undefined when it used none). */
+  readonly modifiers: SelectionModifiers | undefined;
   readonly revision: number;
   readonly toolNames: readonly string[];
   readonly instructions: string | undefined;
@@ -45,7 +51,14 @@ export interface CompiledBuild extends BuildCore {
 /** What compiling needs from the host. */
 export interface CompileInput {
   records: readonly ExtensionRecord[];
+  /** The active toolsets (the build's identity list, as given to the serving port). */
   active: readonly string[];
+  /** What the selection asks beyond its toolsets: read-only, single tools, search. */
+  view: BuildView;
+  /** Search mode for a build with more tools than this when its view leaves it open (`search` null). */
+  searchAbove?: number;
+  /** A toolset's title and description, for the tool search. */
+  toolsetText(toolset: string): string;
   key: string;
   revision: number;
   name: string;
@@ -60,7 +73,13 @@ export interface CompileInput {
   /** Makes the build's handler (the serving layer's, or a 503 while nothing serves). */
   handlerFor(build: BuildCore): NodeHandler;
   /** Reads the host's description at call time (for `list_server_toolsets`). */
-  describe(active: readonly string[], unknown: readonly string[], tools: readonly string[], permitted?: readonly string[]): HostDescription;
+  describe(
+    active: readonly string[],
+    unknown: readonly string[],
+    tools: readonly string[],
+    permitted?: readonly string[],
+    modifiers?: SelectionModifiers,
+  ): HostDescription;
   /** The stand-in handlers of tools that run in workers. */
   isolate?: IsolateTool;
   /** Where tool calls on the main thread are recorded for the event-loop monitor. */
@@ -109,20 +128,28 @@ function servedToolsets(contents: BuildContents): string[] {
  */
 export async function compileBuild(input: CompileInput): Promise<CompiledBuild> {
   const logger = input.logger.child(`build ${input.key || "(none)"}`);
-  const contents = gatherContents(input.records, new Set(input.active), logger, input.isolate);
+  const active = new Set(input.active);
+  const gathered = gatherContents(input.records, new Set(toolsetsBehind(input.active, input.view)), logger, input.isolate);
+  const contents = viewContents(gathered, active, input.view);
   // A toolset that serves nothing here (its extension failed, or it only declares) sends no instructions: the model
-  // would be told to use tools that are not there.
-  const draft = runOnServerHooks(contents, input.instructions(servedToolsets(contents)), input.key, input.active, logger);
+  // would be told to use tools that are not there. A toolset only picked from sends none either.
+  const served = servedToolsets(contents).filter((toolset) => active.has(toolset));
+  const draft = runOnServerHooks(contents, input.instructions(served), input.key, input.active, logger);
+  if (input.view.readonly) draft.tools = readOnlyTools(draft.tools);
   if (draft.tools.some(usesJsonSchema)) await loadJsonSchemaEngine();
   let toolNames: string[] = [];
+  let modifiers: SelectionModifiers | undefined;
   const extra: CompiledTool[] = [];
   // Declared toolsets are read when the tool is called, as describe() reads them: a build of an unrelated toolset
   // survives another extension's offer change, and must not report the catalog as it was when it was built.
   if (input.toolsetsTool && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME)) {
-    extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted)));
+    extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted, modifiers)));
   }
-  const tables = compileTables(draft, logger, extra, missingTools(input.records, input.active));
+  const catalogue = compileTables(draft, logger, extra, missingTools(input.records, input.active));
+  const search = input.view.search ?? (input.searchAbove !== undefined && catalogue.tools.length > input.searchAbove);
+  const tables = search ? searchTables(catalogue, input.toolsetText) : catalogue;
   toolNames = tables.tools.map((t) => t.name);
+  modifiers = modifiersOf(input.view, { search, searchable: catalogue.tools.length });
   const protocol: ProtocolCore = {
     name: input.name,
     version: input.version,
@@ -137,7 +164,8 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
   };
   const core: BuildCore = Object.freeze({
     key: input.key,
-    toolsets: [...input.active],
+    toolsets: input.active,
+    modifiers,
     revision: input.revision,
     toolNames,
     instructions: draft.instructions,

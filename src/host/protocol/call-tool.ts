@@ -122,6 +122,7 @@ export async function callTool(
 ): Promise<CallToolResult | InputRequiredResult> {
   const tool = deps.tables.toolByName.get(params.name);
   if (!tool) throw unknownTool(params.name, deps.tables);
+  if (tool.dispatches && deps.tables.catalogue !== undefined) return callThrough(deps, deps.tables.catalogue, tool, params, sdk, server, info);
   // A retry's state must be this caller's, for this tool (by its listed name, whichever alias was called): else -32602
   // before anything runs. A first round (no state) takes no await here.
   const state = sdk.mcpReq.requestState() === undefined ? undefined : await openIncoming(deps.requestState, { sdk, info, target: tool.name });
@@ -142,6 +143,33 @@ export async function callTool(
   } finally {
     release?.();
   }
+}
+
+/**
+ * Search mode's `call_tool`: its own arguments are checked like any tool's, then the tool they name is called exactly
+ * as a direct `tools/call` of it would be — over the catalogue, so an unknown name (or one outside the caller's
+ * toolsets) fails as an unknown tool does, and invalid arguments give that tool's own `isError`. Request state is
+ * bound to the real tool, so the retry of a paused call goes through `call_tool` again and opens there.
+ */
+async function callThrough(
+  deps: CallToolDeps,
+  catalogue: BuildTables,
+  dispatcher: CompiledTool,
+  params: { name: string; arguments?: Record<string, unknown> },
+  sdk: ServerContext,
+  server: Server,
+  info: ServeRequestInfo,
+): Promise<CallToolResult | InputRequiredResult> {
+  const validated = dispatcher.input.validate(params.arguments ?? {}) as { ok: true; value: unknown } | { ok: false; message: string };
+  if (!validated.ok) return markToolOutcome(errorResult(`Invalid arguments for tool "${dispatcher.name}": ${validated.message}`), "refused");
+  const target = validated.value as { name: string; arguments?: Record<string, unknown> };
+  return callTool(
+    { ...deps, tables: catalogue },
+    { name: target.name, ...(target.arguments === undefined ? {} : { arguments: target.arguments }) },
+    sdk,
+    server,
+    info,
+  );
 }
 
 /** The request a tool runs for: the SDK's context and server, the host's facts, and the state the retry carried. */

@@ -32,6 +32,27 @@ function subjectOf(ctx: ServerContext, info: ServeRequestInfo): string | undefin
   return typeof extra?.subject === "string" ? extra.subject : undefined;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The tool a `tools/call` routes to. A call of search mode's `call_tool` is told as the call of the tool it names,
+ * with that tool's arguments — audit lines, metrics and spans name the real tool — and `via: "call_tool"`.
+ */
+function describeToolCall(request: ObservedRequest, name: string, args: unknown, tables: BuildTables): void {
+  const tool = tables.toolByName.get(name);
+  const inner = isRecord(args) ? args : undefined;
+  if (tool?.dispatches && tables.catalogue !== undefined && typeof inner?.name === "string") {
+    request.via = tool.name;
+    describeToolCall(request, inner.name, inner.arguments, tables.catalogue);
+    return;
+  }
+  request.toolName = name;
+  if (tool) request.tool = { name, listed: tool.name, toolset: tool.toolset, extension: tool.extension };
+  if (inner !== undefined) request.arguments = inner;
+}
+
 /** What an observer is told about one request, read off the request, its context and the build's tables. */
 function describeRequest(method: string, params: Params, ctx: ServerContext, info: ServeRequestInfo, tables: BuildTables): ObservedRequest {
   const version = ctx.mcpReq.envelope?.[PROTOCOL_VERSION_META_KEY as never] as unknown;
@@ -48,12 +69,7 @@ function describeRequest(method: string, params: Params, ctx: ServerContext, inf
     ...(subject === undefined ? {} : { subject }),
     ...(meta === undefined ? {} : { meta }),
   };
-  if (method === "tools/call" && typeof params?.name === "string") {
-    const tool = tables.toolByName.get(params.name);
-    request.toolName = params.name;
-    if (tool) request.tool = { name: params.name, listed: tool.name, toolset: tool.toolset, extension: tool.extension };
-    if (typeof params.arguments === "object" && params.arguments !== null) request.arguments = params.arguments as Record<string, unknown>;
-  }
+  if (method === "tools/call" && typeof params?.name === "string") describeToolCall(request, params.name, params.arguments, tables);
   if (method === "prompts/get" && typeof params?.name === "string") request.promptName = params.name;
   if (method.startsWith("resources/") && typeof params?.uri === "string") request.resourceUri = params.uri;
   return request;

@@ -17,6 +17,8 @@ export const MCP_REQUEST_HEADERS: readonly string[] = [
   "Mcp-Name",
   "MCP-Protocol-Version",
   "Mcp-Session-Id",
+  "X-MCP-Readonly",
+  "X-MCP-Tools",
   "X-MCP-Toolsets",
 ];
 

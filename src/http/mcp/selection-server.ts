@@ -14,6 +14,7 @@ import type { BuildCore } from "../../host/build/compiled-build.js";
 import { compiledOf, type NodeHandler } from "../../host/built-server.js";
 import type { McpHost } from "../../host/host.js";
 import { withoutToken } from "../../host/protocol/request-context.js";
+import { selectionOfIdentity } from "../../host/build/build-view.js";
 import { assertNoUnknownToolsets, selectionKey } from "../../host/selection.js";
 import type { ServingLayer } from "../../host/serving-port.js";
 import type { Logger } from "../../logger.js";
@@ -88,7 +89,7 @@ export class SelectionServer implements ServingLayer {
     const facts = factsOf(req);
     // Reached without the edge (a BuiltServer's server mounted elsewhere): the request asks for exactly this build.
     if (facts.selection === undefined) {
-      facts.selection = { named: new Set(), only: new Set(build.toolsets), without: new Set() };
+      facts.selection = selectionOfIdentity(build.toolsets);
       facts.named = [...build.toolsets];
     }
     if (this.cors !== undefined && !(await ran(this.cors, req, res))) return;

@@ -86,6 +86,22 @@ export interface Exploration extends HostDescription {
   /** The query as given (without `?`). */
   query: string;
   instructions?: string;
+  /** The selection's modifiers in words (`readonly; search over 312 tools`), absent when it used none. */
+  modifierText?: string;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function modifierTextOf(modifiers: HostDescription["modifiers"]): string | undefined {
+  if (modifiers === undefined) return undefined;
+  const parts = [
+    ...(modifiers.readonly ? ["readonly"] : []),
+    ...(modifiers.tools.length > 0 ? [`single tools ${modifiers.tools.join(", ")}`] : []),
+    ...(modifiers.search ? [`search over ${countOf(modifiers.searchable ?? 0, "tool")} (listed: find_tools, call_tool)`] : []),
+  ];
+  return parts.join("; ");
 }
 
 /**
@@ -101,5 +117,11 @@ export async function explore(host: McpHost, query: string, options: SelectionOp
   });
   const description = await host.describe(selection, permitted === undefined ? {} : { permitted });
   const instructions = host.instructionsFor(description.active);
-  return { ...description, query: query.replace(/^\?/, ""), ...(instructions === undefined ? {} : { instructions }) };
+  const modifierText = modifierTextOf(description.modifiers);
+  return {
+    ...description,
+    query: query.replace(/^\?/, ""),
+    ...(instructions === undefined ? {} : { instructions }),
+    ...(modifierText === undefined ? {} : { modifierText }),
+  };
 }

@@ -182,6 +182,7 @@ async function exploreSelection(event) {
       el("tr", {}, el("th", {}, "URL"), el("td", { class: "mono", id: "explored-url" }, config.mcpPath + (query ? "?" + query : ""))),
       el("tr", {}, el("th", {}, "active toolsets"), el("td", { id: "explored-active" }, answer.active.join(", ") || "none")),
       el("tr", {}, el("th", {}, "tools"), el("td", { id: "explored-tools" }, el("div", { class: "tools" }, answer.tools.map((t) => el("code", {}, t))))),
+      el("tr", {}, el("th", {}, "modifiers"), el("td", { id: "explored-modifiers" }, answer.modifierText || "none")),
       el("tr", {}, el("th", {}, "unknown names"), el("td", { id: "explored-unknown", class: answer.unknown.length ? "error" : "muted" }, answer.unknown.join(", ") || "none")),
       el("tr", {}, el("th", {}, "instructions"), el("td", {}, el("pre", { id: "explored-instructions" }, answer.instructions || "(none)")))));
     await loadTools(query);

@@ -10,7 +10,8 @@ import { connectInProcess } from "../../helpers/in-process.js";
 import { build, callOk, deferred, startedHost, textTool, toolNames } from "../../helpers/kit.js";
 import { compiledOf } from "../../../src/host/built-server.js";
 
-const HOW_TO_SELECT = "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out.";
+const HOW_TO_SELECT =
+  "Reconnect with the toolset in the URL: ?name adds it, ?only=a,b asks for exactly those, ?without=name leaves one out, ?tools=x,y adds single tools, ?readonly keeps only read-only tools, ?search lists find_tools and call_tool instead.";
 
 function extensions(): McpExtension[] {
   return [

@@ -65,6 +65,7 @@ describe("the operator page", { timeout: 120_000 }, () => {
     assert.equal(await page.locator("#explored-active").textContent(), "units");
     assert.equal(await page.locator("#explored-unknown").textContent(), "nosuch");
     assert.deepEqual(await page.locator("#explored-tools code").allTextContents(), ["convert", "list_server_toolsets"]);
+    assert.equal(await page.locator("#explored-modifiers").textContent(), "none");
 
     // The form is generated from convert's input schema: a number, an enum, a boolean.
     await page.locator("#arg-value").waitFor();
@@ -80,6 +81,13 @@ describe("the operator page", { timeout: 120_000 }, () => {
     assert.deepEqual([audit.outcome, audit.era, audit.toolset], ["ok", "modern", "units"], "the call went through the MCP endpoint");
     const access = await served.waitFor((l) => l.component === "access" && l.rpcMethod === "tools/call");
     assert.deepEqual([access.path, access.selection], ["/mcp", "units"]);
+
+    // The selection's modifiers (issue 20) are shown as the host applied them.
+    await page.fill("#query", "only=units&readonly&search");
+    await page.click("#explore button");
+    await page.locator("#explored-url", { hasText: "readonly" }).waitFor();
+    assert.equal(await page.locator("#explored-modifiers").textContent(), "readonly; search over 1 tool (listed: find_tools, call_tool)");
+    assert.deepEqual(await page.locator("#explored-tools code").allTextContents(), ["call_tool", "find_tools"]);
 
     // The traffic panel draws the host's own counters.
     await page.reload();
