@@ -94,7 +94,7 @@ function cleaned(data: LogData | undefined): LogData | undefined {
 export function createPinoLogger(options: PinoLoggerOptions = {}): PinoLogger {
   const stream = options.stream ?? process.stderr;
   const format = options.format === "json" || options.format === "pretty" ? options.format : stream.isTTY === true ? "pretty" : "json";
-  const destination = destinationOf(stream, format, options.redactor, (options.batched ?? options.stream === undefined) && process.env.XBATCH !== "0");
+  const destination = destinationOf(stream, format, options.redactor, options.batched ?? options.stream === undefined);
   const root = pino(
     {
       level: options.level ?? "info",
