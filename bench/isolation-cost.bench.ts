@@ -18,7 +18,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { textStats, textStatsTool } from "../plugins/text/src/stats.js";
 import { defineExtension, silentLogger, type McpExtension, type ToolSpec } from "../src/index.js";
-import { buildHost, parseSelection, type McpHost } from "../src/deployment.js";
+import { buildHost, parseSelection, type McpHost } from "../src/entries/host.js";
 
 const echo: ToolSpec<any> = {
   name: "echo",

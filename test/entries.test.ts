@@ -1,15 +1,19 @@
-// One public API per audience (package.json `exports`): the root entry is the extension contract and loads no
-// express, no ajv and no MCP server SDK; `mcp-host/host` is the deployment API; `mcp-host/registry` the registry.
-// Run against the built package (dist/), as a consumer would import it.
+// One public API per audience (package.json `exports`, docs/design.md §3): the root entry is the extension contract,
+// `mcp-host/testing` what an extension's tests need, `mcp-host/host` the deployment API, and `auth`, `gateway`,
+// `config`, `registry` one building block each. Run against the built package (dist/), as a consumer imports it:
+// each entry's exact value exports (the shapes are the API report's, api/*.api.md), the packages it must not load,
+// and its size budget — the modules an import loads (scripts/entry-sizes.mjs), with about 15 % of room.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+// @ts-expect-error: a plain .mjs script of the repository, without declarations.
+import { entrySpecifiers, measureEntry, packagesOf } from "../scripts/entry-sizes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const hook = fileURLToPath(new URL("./fixtures/entries/forbid-heavy-imports.mjs", import.meta.url));
 
-function importUnderHook(specifier: string, forbidden = "express,ajv,@modelcontextprotocol/server"): { status: number | null; stdout: string; stderr: string } {
+function importUnderHook(specifier: string, forbidden: string): { status: number | null; stdout: string; stderr: string } {
   const script = `const m = await import(${JSON.stringify(specifier)}); console.log(Object.keys(m).sort().join(","));`;
   const result = spawnSync(process.execPath, ["--import", hook, "--input-type=module", "-e", script], {
     cwd: root,
@@ -19,11 +23,18 @@ function importUnderHook(specifier: string, forbidden = "express,ajv,@modelconte
   return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
 }
 
-describe("entry points", () => {
-  it("the root entry loads no express, ajv or server SDK, and exports the contract", () => {
-    const { status, stdout, stderr } = importUnderHook("mcp-host");
-    assert.equal(status, 0, stderr);
-    assert.deepEqual(stdout.split(","), [
+interface EntryRule {
+  /** Every value the entry exports, sorted. */
+  exports: string[];
+  /** Packages an import of the entry must not load (comma-separated for the hook). */
+  forbidden: string;
+  /** At most this many modules (ES and CommonJS) are loaded by importing it. */
+  maxModules: number;
+}
+
+const ENTRIES: Record<string, EntryRule> = {
+  "mcp-host": {
+    exports: [
       "ERROR_CODES",
       "McpHostError",
       "TOOLSET_NAME_PATTERN",
@@ -45,43 +56,98 @@ describe("entry points", () => {
       "textResult",
       "toolsetNameProblem",
       "validateExtension",
-    ]);
-  });
-
-  it("the deployment entry does load the server SDK (so the hook above can fail), and exports the host and serving API", () => {
-    const heavy = importUnderHook("mcp-host/host");
-    assert.notEqual(heavy.status, 0);
-    assert.match(heavy.stderr, /heavy import: @modelcontextprotocol\/server\//);
-    const result = spawnSync(
-      process.execPath,
-      ["--input-type=module", "-e", 'const m = await import("mcp-host/host"); console.log(Object.keys(m).sort().join(","));'],
-      { cwd: root, encoding: "utf8" },
-    );
-    assert.equal(result.status, 0, result.stderr);
-    const names = result.stdout.trim().split(",");
-    for (const name of ["buildHost", "McpHost", "loadExtensions", "discoverExtensions", "parseSelection", "createHostApp", "listenHost", "healthOf"])
-      assert.ok(names.includes(name), name);
-    // What a deployment composes for token verification and CORS (docs/design.md §9).
-    for (const name of [
+    ],
+    forbidden: "express,ajv,zod,@modelcontextprotocol/server,@modelcontextprotocol/client,jose,pino,@opentelemetry/api",
+    maxModules: 15,
+  },
+  "mcp-host/testing": {
+    exports: ["buildHost", "connectInProcess", "createManualClock", "memoryLogger", "parseSelection", "silentLogger"],
+    forbidden: "jose,express,cors,pino,@opentelemetry/api,prom-client",
+    maxModules: 205,
+  },
+  "mcp-host/host": {
+    exports: [
+      "ProtocolError",
+      "ProtocolErrorCode",
+      "ResourceNotFoundError",
+      "buildHost",
+      "createHostApp",
+      "createObservability",
+      "createPinoLogger",
+      "discoverExtensions",
+      "extensionNamesFromEnv",
+      "healthOf",
+      "listenHost",
+      "loadDiscovered",
+      "loadExtensions",
+      "maskSecrets",
+      "mcpCors",
+      "parseSelection",
+      "selectionFromRequest",
+    ],
+    forbidden: "@modelcontextprotocol/client",
+    maxModules: 560,
+  },
+  "mcp-host/auth": {
+    exports: [
       "bearerAuth",
       "callerOf",
-      "jwtVerifier",
-      "introspectionVerifier",
       "customVerifier",
+      "insufficientScope",
+      "introspectionVerifier",
+      "jwtVerifier",
       "protectedResourceMetadata",
-      "mcpCors",
+      "tokenRefused",
       "tokenVerifierFrom",
-    ])
-      assert.ok(names.includes(name), name);
-    // Logs, metrics and traces (docs/design.md §18).
-    for (const name of ["createObservability", "createPinoLogger", "maskSecrets", "markToolOutcome", "toolOutcomeOf"]) assert.ok(names.includes(name), name);
-    for (const seam of ["serveSelections", "setHandlerFactory", "buildActive", "reportFailed", "compiledOf", "OPEN_SERVING"])
-      assert.ok(!names.includes(seam), `${seam} is internal`);
+      "verifierUnavailable",
+    ],
+    forbidden: "pino,@opentelemetry/api,@modelcontextprotocol/client",
+    maxModules: 355,
+  },
+  "mcp-host/gateway": {
+    exports: ["createGateway"],
+    forbidden: "express,jose,pino,@opentelemetry/api",
+    maxModules: 320,
+  },
+  "mcp-host/config": {
+    exports: ["ConfigError", "checkAuthKinds", "formatConfigProblems", "loadConfig", "validateConfig", "withOverrides"],
+    forbidden: "express,jose,pino,@opentelemetry/api,@modelcontextprotocol/server,@modelcontextprotocol/client",
+    maxModules: 145,
+  },
+  "mcp-host/registry": {
+    exports: ["ERROR_META_KEY", "McpRegistry", "ServerSpec", "checkServerUrl", "registryErrorCode", "toText"],
+    forbidden: "express,jose,pino,@opentelemetry/api,@modelcontextprotocol/server",
+    maxModules: 295,
+  },
+};
+
+describe("entry points", () => {
+  it("has a rule for every entry package.json exports", () => {
+    assert.deepEqual(entrySpecifiers(), Object.keys(ENTRIES));
   });
 
-  it("the registry entry exports McpRegistry and loads no server SDK or express", () => {
-    const { status, stdout, stderr } = importUnderHook("mcp-host/registry", "express,@modelcontextprotocol/server");
-    assert.equal(status, 0, stderr);
-    for (const name of ["McpRegistry", "ServerSpec", "toText"]) assert.ok(stdout.split(",").includes(name), name);
+  for (const [specifier, rule] of Object.entries(ENTRIES)) {
+    it(`${specifier} exports exactly its API and loads none of ${rule.forbidden}`, () => {
+      const { status, stdout, stderr } = importUnderHook(specifier, rule.forbidden);
+      assert.equal(status, 0, stderr);
+      assert.deepEqual(stdout.split(","), rule.exports);
+    });
+
+    it(`${specifier} loads at most ${rule.maxModules} modules`, () => {
+      const { modules } = measureEntry(specifier) as { modules: string[] };
+      assert.ok(modules.length <= rule.maxModules, `${specifier} loads ${modules.length} modules (${packagesOf(modules).join(", ")})`);
+    });
+  }
+
+  it("the hook can fail: the deployment entry does load the server SDK and express", () => {
+    const heavy = importUnderHook("mcp-host/host", "express,@modelcontextprotocol/server");
+    assert.notEqual(heavy.status, 0);
+    assert.match(heavy.stderr, /heavy import: (express|@modelcontextprotocol\/server)\//);
+  });
+
+  it("no entry exports McpHost as a value (a host is made by buildHost, which checks what it is given) or a seam", () => {
+    for (const rule of Object.values(ENTRIES))
+      for (const name of ["McpHost", "serveSelections", "buildActive", "compiledOf", "OPEN_SERVING", "markToolOutcome", "resolveSelection", "selectionKey"])
+        assert.ok(!rule.exports.includes(name), name);
   });
 });

@@ -4,6 +4,7 @@
  */
 export { defineExtension, defineTool, silentLogger } from "../../src/index.js";
 export type { McpExtension, ToolSpec } from "../../src/index.js";
-export { buildHost, connectInProcess, listenHost, parseSelection } from "../../src/deployment.js";
-export type { BuiltServer, ListeningHost, McpHost } from "../../src/deployment.js";
+export { buildHost, listenHost, parseSelection } from "../../src/entries/host.js";
+export { connectInProcess } from "../../src/entries/testing.js";
+export type { BuiltServer, ListeningHost, McpHost } from "../../src/entries/host.js";
 export { compiledOf } from "../../src/host/built-server.js";

@@ -1,6 +1,8 @@
 /**
- * The registry's public API: McpRegistry over many upstream MCP servers, the ServerSpec helpers, toText, and the
- * shapes they use. src/index.ts re-exports exactly these names.
+ * The registry as the rest of src/ (the gateway, src/upstream/) uses it: McpRegistry over many upstream MCP servers,
+ * the ServerSpec helpers, toText, the shapes they use, and the helpers the gateway shares with it (glob matching,
+ * the destructive-tool test, the input-required test, the watch buffer). The public API is the smaller
+ * `mcp-host/registry` entry, src/entries/registry.ts.
  */
 export { McpRegistry } from "./registry.js";
 export { ServerSpec, checkServerUrl } from "./server-spec.js";

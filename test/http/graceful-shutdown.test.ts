@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as z from "zod";
 import { defineExtension, defineTool } from "../../src/index.js";
-import { buildHost } from "../../src/deployment.js";
+import { buildHost } from "../../src/entries/host.js";
 import { type ListeningHost, listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
 import { LEGACY_POST_HEADERS, legacyBody, modernBody, modernHeaders, rawLegacyInitialize } from "../helpers/http-host.js";

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import * as z from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { acceptedContent, defineExtension, defineTool, inputRequired, silentLogger } from "../../src/index.js";
-import { buildHost, listenHost } from "../../src/deployment.js";
-import type { ListeningHost } from "../../src/deployment.js";
+import { buildHost, listenHost } from "../../src/entries/host.js";
+import type { ListeningHost } from "../../src/entries/host.js";
 import { lastRpcMessage } from "../helpers/http-host.js";
 
 const Name = z.object({ name: z.string() });

@@ -1,0 +1,45 @@
+/**
+ * The `mcp-host/registry` entry: `McpRegistry`, the client side that mounts many MCP servers (stdio subprocesses,
+ * remote Streamable HTTP) behind one API, for agents that use it directly (docs/registry.md); `ServerSpec` and its
+ * URL check; `toText` and the error code a refused call carries. Its helpers for the gateway stay inside
+ * (src/registry/index.ts). Exactly what is exported here, by name.
+ */
+export { McpRegistry } from "../registry/registry.js";
+export { ServerSpec, checkServerUrl } from "../registry/server-spec.js";
+export { toText, registryErrorCode, ERROR_META_KEY } from "../registry/call/results.js";
+export type { RegistryErrorMeta } from "../registry/call/results.js";
+export type { WatchStream } from "../registry/catalog/watch.js";
+export type {
+  ApprovalHandler,
+  ApprovalPolicy,
+  ApprovalRequest,
+  CallToolOptions,
+  CustomServerSpec,
+  ElicitationHandler,
+  EraPreference,
+  HttpServerOptions,
+  HttpServerSpec,
+  InputMode,
+  InputRoundOptions,
+  MaybeInputRequired,
+  RegistryOptions,
+  RegistryPrompt,
+  RegistryResource,
+  RegistryResourceTemplate,
+  RegistryTool,
+  RegistryRequestOptions,
+  RootsHandler,
+  SamplingHandler,
+  ServerOptions,
+  ServerRequestContext,
+  ServerRequestHandlers,
+  ServerRequestKind,
+  ServerRequestRelay,
+  ServerSpecification,
+  ServerStatus,
+  StdioServerOptions,
+  StdioServerSpec,
+  UnavailableServer,
+  UpstreamRequest,
+  WatchEvent,
+} from "../registry/types.js";
