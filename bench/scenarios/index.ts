@@ -4,6 +4,7 @@
 import type { ScenarioName } from "../lib/results.js";
 import { echoScenario } from "./echo.js";
 import { gatewayScenario } from "./gateway.js";
+import { scaleOutScenario } from "./scale-out.js";
 import type { Scenario } from "./scenario.js";
 import { sessionsScenario } from "./sessions.js";
 import { startupScenario } from "./startup.js";
@@ -15,4 +16,5 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
   sessions: sessionsScenario,
   startup: startupScenario,
   gateway: gatewayScenario,
+  "scale-out": scaleOutScenario,
 };
