@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): build (incrementally), type-check sources and tests, check the public API report, check formatting and lint (Biome), run every test
 // file under Node's own test runner (through tsx) — installing Debian's Chromium first when it is missing, for the
-// operator page's browser tests — then the official conformance suites against `mcp-host serve`.
+// operator page's browser tests, and Debian's redis-server and nginx, for the fleet test — then the official
+// conformance suites against `mcp-host serve`.
 // Prints its own summary last.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
@@ -53,6 +54,8 @@ steps.push(["benchmark peers", run("benchmark peers", process.execPath, ["script
 steps.push(["typecheck", run("typecheck", "npx", ["tsc", "-p", "tsconfig.json"])]);
 // The operator page's tests drive Debian's Chromium; a fresh machine gets it here (apt-get, as root).
 steps.push(["chromium for the browser tests", run("chromium", process.execPath, ["scripts/ensure-chromium.mjs"])]);
+// The fleet test runs three instances behind a real nginx sharing a real Redis; a fresh machine gets both here.
+steps.push(["redis-server and nginx for the fleet test", run("fleet servers", process.execPath, ["scripts/ensure-fleet-servers.mjs"])]);
 // The public API of every entry against its committed report (api/*.api.md): a change to the API changes the report.
 if (only.length === 0) steps.push(["public API report (api-extractor)", run("public API report", process.execPath, ["scripts/api-report.mjs"])]);
 if (only.length === 0) steps.push(["format and lint (biome)", run("format and lint", "npx", ["biome", "ci", "--colors=off", "."])]);

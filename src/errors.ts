@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   CONFIG_SECRET_UNRESOLVED: "A ${env:…} or ${file:…} secret reference could not be resolved.",
   CONFIG_RELOAD_REFUSED: "A reload changed a config section only a restart applies, so none of it was applied.",
   CONFIG_SECRET_TOO_SHORT: "A secret reference resolved to a value too short to be redacted (fewer than 4 characters).",
+  CONFIG_STATE_KEY_TOO_SHORT: "scaleOut.stateKey holds fewer than 32 bytes: too weak to sign requestState for a fleet.",
   MCP_CREDENTIALS_INLINE: "A credential was written literally where a secret reference is required.",
   MCP_URL_INVALID:
     "A configured URL (an upstream server, a token, key or introspection endpoint) is not acceptable (scheme, userinfo, query, fragment, or malformed).",
@@ -57,6 +58,7 @@ export const ERROR_CODES = {
   HOST_ALREADY_SERVED: "A second HTTP app was made for a host that is already being served.",
   HTTP_SESSION_LIMIT: "The legacy session cap was reached.",
   HTTP_RATE_LIMITED: "A caller sent more requests a second, or more at once, than its limit (HTTP 429 with Retry-After).",
+  SCALE_OUT_REDIS_DOWN: "The fleet's Redis is unreachable or too slow: events stay on this instance and rate limits are not enforced until it is back.",
   HTTP_CONNECTION_LIMIT: "A connection was closed at once: the server, or its client address, held its most connections.",
   MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
   MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",

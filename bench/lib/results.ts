@@ -5,7 +5,7 @@
 import type { Machine } from "./machine.js";
 import type { Row } from "./measure.js";
 
-export const SCENARIO_NAMES = ["echo", "thousand-tools", "sessions", "startup", "gateway", "search"] as const;
+export const SCENARIO_NAMES = ["echo", "thousand-tools", "sessions", "startup", "gateway", "search", "scale-out"] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface Table {

@@ -4,6 +4,7 @@
 import type { ScenarioName } from "../lib/results.js";
 import { echoScenario } from "./echo.js";
 import { gatewayScenario } from "./gateway.js";
+import { scaleOutScenario } from "./scale-out.js";
 import type { Scenario } from "./scenario.js";
 import { searchScenario } from "./search.js";
 import { sessionsScenario } from "./sessions.js";
@@ -17,4 +18,5 @@ export const SCENARIOS: Record<ScenarioName, Scenario> = {
   startup: startupScenario,
   gateway: gatewayScenario,
   search: searchScenario,
+  "scale-out": scaleOutScenario,
 };

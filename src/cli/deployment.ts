@@ -23,6 +23,7 @@ import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
+import { scaleOutSecrets } from "./scale-out.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
 
@@ -163,7 +164,7 @@ export async function readDeploymentConfig(
   redactor?: SecretRedactor,
 ): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-  redactor?.learn(...loaded.secrets);
+  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config));
   return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
 }
 
@@ -182,7 +183,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
   const { config } = loaded;
-  const redactor = createSecretRedactor(loaded.secrets);
+  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config)]);
   // What reaches stderr around the logger (the SDK's console lines, an extension's console.error, the final error).
   redactWrites(process.stderr, redactor);
   const logger = createPinoLogger({
@@ -211,6 +212,8 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       ...(config.selection.searchAbove === undefined ? {} : { searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       redactor,
+      // In a fleet every instance signs requestState with the same key, so a call's next round may land on any of them.
+      ...(config.scaleOut?.stateKey === undefined ? {} : { requestStateKey: config.scaleOut.stateKey }),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );

@@ -5,6 +5,7 @@
 import type { DeploymentConfig } from "../config/index.js";
 import type { ToolCallLimits } from "../host/protocol/tool-limits.js";
 import type { ListenOptions } from "../http/listen.js";
+import type { Fleet } from "../scale-out/fleet.js";
 import type { Deployment } from "./deployment.js";
 
 /**
@@ -58,14 +59,14 @@ export function toolLimitsOf(config: DeploymentConfig): ToolCallLimits {
 }
 
 /**
- * What `serve` and `dev` listen with: the config's options, the deployment's observability, and the gateway's
- * servers for the operator page (read when asked: a reload may add the gateway later).
+ * What `serve` and `dev` listen with: the config's options, the deployment's observability, the gateway's servers for
+ * the operator page (read when asked: a reload may add the gateway later), and the fleet `serve` takes part in.
  * @example
  * await listenHost(deployment.host, servingOptionsOf(deployment));
  */
-export function servingOptionsOf(deployment: Deployment): ListenOptions {
+export function servingOptionsOf(deployment: Deployment, fleet?: Fleet): ListenOptions {
   // The operator page's upstream messages come from the upstreams: they pass the deployment's redactor like the rest.
   const upstreams = () => deployment.redactor.redactValue(deployment.gateway?.status() ?? []);
   deployment.observability.watch({ upstreams });
-  return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams };
+  return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams, ...(fleet === undefined ? {} : { scaleOut: fleet }) };
 }

@@ -1,8 +1,8 @@
 /**
  * Which settings are credentials (docs/design.md §11, §12). A credential must be written as a secret reference, so the
  * file can be committed, shown and logged: every upstream header value, `token` and `clientSecret` of an upstream's
- * auth, every string setting of a custom auth kind, and the top-level `hs256Secret`, `introspection.clientSecret`
- * and `keys`. A literal is refused with MCP_CREDENTIALS_INLINE, which names the key and never the value.
+ * auth, every string setting of a custom auth kind, the top-level `hs256Secret`, `introspection.clientSecret`
+ * and `keys`, and `scaleOut.stateKey` (it signs the fleet's requestState). A literal is refused with MCP_CREDENTIALS_INLINE, which names the key and never the value.
  */
 import type { KeyPath, PathProblem } from "./problems.js";
 import { isRecord } from "./schema-parts.js";
@@ -53,6 +53,7 @@ export function credentialFields(raw: unknown): CredentialField[] {
     }
     if (Array.isArray(auth.keys)) stringsUnder(auth.keys, ["auth", "keys"], out);
   }
+  if (isRecord(raw.scaleOut) && typeof raw.scaleOut.stateKey === "string") out.push({ path: ["scaleOut", "stateKey"], value: raw.scaleOut.stateKey });
   return out;
 }
 

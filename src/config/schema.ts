@@ -7,6 +7,7 @@ import { z } from "zod";
 import { authSchema } from "./schema-auth.js";
 import { HTTP_TIMING_DEFAULTS, hostName, intRange, originString, ranged, text } from "./schema-parts.js";
 import { loggingSchema, metricsSchema, tracingSchema, uiKeys } from "./schema-observe.js";
+import { scaleOutSchema } from "./schema-scale-out.js";
 import { serverSchema } from "./schema-servers.js";
 
 const extensionsSchema = z.strictObject({
@@ -90,6 +91,7 @@ export const deploymentConfigSchema = z.strictObject({
   servers: z.record(z.string(), serverSchema).default({}),
   startupTimeoutMs: ranged("startupTimeoutMs").default(10_000),
   remoteServers: z.enum(["required", "optional"]).default("required"),
+  scaleOut: scaleOutSchema.optional(),
 });
 
 /** A validated, defaulted, resolved deployment configuration. */

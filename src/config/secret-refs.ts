@@ -1,7 +1,7 @@
 /**
  * Secret references (docs/design.md §12): `${env:NAME}` and `${file:./path}` anywhere in a string value, resolved at
  * load. A file path is relative to the config file's folder; a file's trailing newlines are dropped. `$${` writes
- * a literal `${`. Every resolved value is collected so later layers can redact it; one shorter than four characters
+ * a literal `${`. Every resolved value (but an instance's name) is collected so later layers can redact it; one shorter than four characters
  * is refused (CONFIG_SECRET_TOO_SHORT), since it could not be redacted. Problems name the key path and the variable
  * or file, never a value.
  */
@@ -44,6 +44,11 @@ export function parseReferences(value: string): { parts: ReferencePart[]; unterm
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Keys whose references name things rather than hide them (`instanceId: ${env:HOSTNAME}`): their values are not
+ * secrets, so they are neither redacted from every log line nor held to a secret's length.
+ */
+const NAME_KEYS = new Set(["scaleOut.instanceId"]);
 const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 const MAX_DEPTH = 64;
 
@@ -121,6 +126,7 @@ export async function resolveReferences(tree: unknown, sources: ReferenceSources
       const found =
         part.kind === "env" ? readEnv(part.name, sources.env) : await (files.get(key) ?? files.set(key, readSecretFile(part.name, sources.baseDir)).get(key)!);
       if ("problem" in found) problems.push({ code: "CONFIG_SECRET_UNRESOLVED", path, message: found.problem });
+      else if (NAME_KEYS.has(path.join("."))) out += found.value;
       else if (found.value.length < MIN_SECRET_LENGTH) {
         const what = part.kind === "env" ? `the environment variable ${JSON.stringify(part.name)}` : `the file ${JSON.stringify(part.name)}`;
         problems.push({

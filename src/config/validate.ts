@@ -7,6 +7,7 @@ import { authKindProblems } from "./auth-kinds.js";
 import { authProblems } from "./auth-rules.js";
 import { httpProblems } from "./http-rules.js";
 import { metricsProblems } from "./metrics-rules.js";
+import { scaleOutProblems } from "./scale-out-rules.js";
 import { formatKeyPath, type PathProblem } from "./problems.js";
 import { isRecord } from "./schema-parts.js";
 import { deploymentConfigSchema, type DeploymentConfig } from "./schema.js";
@@ -46,6 +47,7 @@ export function validateConfig(
         ...authProblems(value.auth),
         ...httpProblems(value.http),
         ...metricsProblems(value),
+        ...scaleOutProblems(value.scaleOut),
         ...(options.authKinds ? authKindProblems(value.servers, options.authKinds) : []),
       ]
     : [];

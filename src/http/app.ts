@@ -74,7 +74,7 @@ function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | und
   if (options.cors) rest.use(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
   if (options.dnsRebindingProtection !== false) rest.use(originCheck(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}));
   if (options.cors) rest.use((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
-  rest.get("/healthz", healthRoute(host, auth));
+  rest.get("/healthz", healthRoute(host, auth, options.scaleOut));
   rest.get("/toolsets", ...toolsetsRoute(host, options, auth));
   return {
     rest,
@@ -99,7 +99,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const auth = options.auth === undefined ? undefined : createHostAuth(options.auth, { path, logger: logger.child("auth") });
   if (auth !== undefined) warnUnguarded(host, auth);
   const observation = observeEdge(host, options);
-  const limits = new CallerLimits(options, logger);
+  const limits = new CallerLimits({ ...options, ...(options.scaleOut?.rate === undefined ? {} : { shared: options.scaleOut.rate }) }, logger);
   const routes = restRoutes(host, options, auth, observation);
   let endpoints: SelectionEndpoints | undefined;
   const selections = new SelectionServer({

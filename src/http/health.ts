@@ -1,14 +1,18 @@
 /**
- * `/healthz` (docs/design.md §8): 200 while serving, `degraded` when an extension is quarantined or an upstream is
- * down, with their names — enough for a probe and for a person, nothing secret.
+ * `/healthz` (docs/design.md §8): 200 while serving, `degraded` when an extension is quarantined, an upstream is
+ * down or (in a fleet) Redis is unreachable, with their names — enough for a probe and for a person, nothing secret.
+ * A fleet's Redis being down degrades but never fails the probe: the instance still serves (docs/scale-out.md).
  */
 import type { McpHost } from "../host/host.js";
+import type { Fleet, FleetStatus } from "../scale-out/fleet.js";
 
 export interface Health {
   status: "ok" | "degraded";
   service: string;
   extensions: { failed: Array<{ name: string; code?: string; error?: string }> };
   upstreams: { unavailable: Array<{ server: string; phase: string; code: string }> };
+  /** In a fleet: this instance's name and whether the fleet's Redis is reachable. */
+  scaleOut?: FleetStatus;
 }
 
 /**
@@ -17,8 +21,9 @@ export interface Health {
  * @example
  * res.json(healthOf(host));
  */
-export function healthOf(host: McpHost, permitted?: readonly string[]): Health {
-  const degraded = host.extensionStatuses().some((e) => e.status === "failed") || host.unavailable().length > 0;
+export function healthOf(host: McpHost, permitted?: readonly string[], fleet?: Fleet): Health {
+  const fleetStatus = fleet?.status();
+  const degraded = host.extensionStatuses().some((e) => e.status === "failed") || host.unavailable().length > 0 || fleetStatus?.redis === "down";
   const failed = host
     .extensionStatuses(permitted)
     .filter((e) => e.status === "failed")
@@ -29,5 +34,6 @@ export function healthOf(host: McpHost, permitted?: readonly string[]): Health {
     service: host.name,
     extensions: { failed },
     upstreams: { unavailable },
+    ...(fleetStatus === undefined ? {} : { scaleOut: fleetStatus }),
   };
 }

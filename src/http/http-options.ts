@@ -4,6 +4,7 @@
 import type { CorsOptions } from "cors";
 import type { Clock } from "../clock.js";
 import type { Observability } from "../observe/observability.js";
+import type { Fleet } from "../scale-out/fleet.js";
 import type { HostAuthOptions } from "./auth/host-auth-options.js";
 
 /** How 2025-era clients are served: with sessions, without, or not at all. */
@@ -81,6 +82,12 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   metrics?: { path?: string; port?: number; scopes?: string[] };
   /** The operator page: on by default at `/`; `{ path }` moves it, `false` turns it off. */
   ui?: boolean | { path?: string };
+  /**
+   * This instance's part in a fleet behind a load balancer (docs/scale-out.md; `createFleet`, config `scaleOut:`): its
+   * name starts every 2025-era session id, and with Redis the fleet's events and callers' rates are shared. The app
+   * does not close it. Absent: one instance on its own.
+   */
+  scaleOut?: Fleet;
   /** The upstream servers the operator page lists (the gateway's `status()`); default: those the host reports down. */
   upstreams?: () => readonly { server: string; state: string; tools?: number; paused?: number; code?: string; message?: string }[];
 }

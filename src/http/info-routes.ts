@@ -7,6 +7,7 @@
 import type { Request, RequestHandler } from "express";
 import type { HostDescription } from "../host/describe.js";
 import type { McpHost } from "../host/host.js";
+import type { Fleet } from "../scale-out/fleet.js";
 import { assertNoUnknownToolsets } from "../host/selection.js";
 import { callerOf } from "./auth/bearer-auth.js";
 import { healthOf } from "./health.js";
@@ -28,10 +29,10 @@ function publicView(description: HostDescription): HostDescription {
  * @example
  * app.get("/healthz", healthRoute(host, auth));
  */
-export function healthRoute(host: McpHost, auth: HostAuth | undefined): RequestHandler {
+export function healthRoute(host: McpHost, auth: HostAuth | undefined, fleet?: Fleet): RequestHandler {
   return async (req, res) => {
     if (auth === undefined) {
-      res.json(healthOf(host));
+      res.json(healthOf(host, undefined, fleet));
       return;
     }
     const caller = await auth.callerIfAny(req);
@@ -43,6 +44,7 @@ export function healthRoute(host: McpHost, auth: HostAuth | undefined): RequestH
             host.declaredToolsets().map((t) => t.name),
             caller.scopes,
           ),
+      fleet,
     );
     res.json(caller === undefined ? { status: health.status, service: health.service } : health);
   };

@@ -1,5 +1,6 @@
 // Imports point one way (docs/design.md §2): extension ← host ← observe ← http ← cli; the registry stands alone; the gateway
-// (upstream) uses only the extension contract and the registry; config turns files into plain options. The root
+// (upstream) uses only the extension contract and the registry; config turns files into plain options; scale-out (the
+// fleet's Redis) stands on the base files alone, and http knows only its types (the command makes the fleet). The root
 // entry and the contract load nothing heavier than themselves at run time. This test reads every import in src/.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Layer = "base" | "extension" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "cli" | "entry";
+type Layer = "base" | "extension" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
 
 const BASE_FILES = new Set([
   "errors.ts",
@@ -49,12 +50,20 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   host: ["base", "extension"],
   // Logs, metrics and traces listen to the host (its observer seam) and are mounted by the HTTP edge and the CLI.
   observe: ["base", "extension", "host"],
-  http: ["base", "extension", "host", "observe"],
+  http: ["base", "extension", "host", "observe", "scale-out"],
   config: ["base"],
   registry: ["base"],
   upstream: ["base", "extension", "registry"],
-  cli: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream"],
+  // A fleet of instances behind a load balancer: Redis-backed events and rate counts, on the base files alone.
+  "scale-out": ["base"],
+  cli: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
   entry: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream"],
+};
+
+/** Layers another layer may know only by their types: nothing of them loads unless someone else made one. */
+const TYPES_ONLY: Partial<Record<Layer, readonly Layer[]>> = {
+  // The HTTP app is given a fleet (the command makes it, only with `scaleOut:`); it never makes one itself.
+  http: ["scale-out"],
 };
 
 /** Single files a layer may use from a layer it otherwise may not (pure rules shared on purpose). */
@@ -62,15 +71,32 @@ const EXCEPTIONS: Record<string, readonly string[]> = {
   config: ["extension/toolset-name.ts"],
 };
 
-/** Packages a layer must not load at run time (type-only imports are fine: they vanish when compiled). */
+/**
+ * Packages a layer must not load at run time (type-only imports are fine: they vanish when compiled). The Redis
+ * client belongs to scale-out alone, which imports it only when a fleet with Redis is made.
+ */
 const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
-  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api"],
-  extension: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api"],
-  host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api"],
-  observe: ["express", "cors"],
-  config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client"],
-  registry: ["express", "@modelcontextprotocol/server"],
-  upstream: ["express"],
+  base: ["express", "ajv", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "piscina", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
+  extension: [
+    "express",
+    "ajv",
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/client",
+    "piscina",
+    "pino",
+    "prom-client",
+    "@opentelemetry/api",
+    "ioredis",
+  ],
+  host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
+  observe: ["express", "cors", "ioredis"],
+  http: ["ioredis"],
+  config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "ioredis"],
+  registry: ["express", "@modelcontextprotocol/server", "ioredis"],
+  upstream: ["express", "ioredis"],
+  "scale-out": ["express", "@modelcontextprotocol/client"],
+  cli: ["ioredis"],
+  entry: ["ioredis"],
 };
 
 interface Import {
@@ -111,6 +137,8 @@ function violations(files: readonly string[]): string[] {
         const to = layerOf(target);
         const exception = (EXCEPTIONS[from] ?? []).includes(relative(SRC, target).split("\\").join("/"));
         if (to !== from && !ALLOWED[from].includes(to) && !exception) found.push(`${shown} → ${relative(SRC, target)} (${from} may not import ${to})`);
+        else if (!typeOnly && (TYPES_ONLY[from] ?? []).includes(to))
+          found.push(`${shown} → ${relative(SRC, target)} (${from} may know ${to} only by its types)`);
       } else if (!specifier.startsWith("node:") && !typeOnly && (FORBIDDEN_PACKAGES[from] ?? []).includes(packageOf(specifier))) {
         found.push(`${shown} → ${specifier} (${from} must not load ${packageOf(specifier)} at run time)`);
       }

@@ -65,6 +65,7 @@ const CHANGED: { [K in ConfigSection]: (base: Input) => unknown } = {
   servers: (base) => ({ ...base.servers, vault: fixtureServer("vault", ["open_vault"]) }),
   startupTimeoutMs: () => 25_000,
   remoteServers: () => "optional",
+  scaleOut: () => ({ instanceId: "another-instance" }),
 };
 
 const OTHERS = CONFIG_SECTIONS.filter((s) => !LIVE_SECTIONS.has(s));

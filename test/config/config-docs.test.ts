@@ -106,14 +106,26 @@ describe("docs/config.md against the schema", () => {
 describe("the examples in docs/config.md", () => {
   it("loads the full example", async () => {
     const loaded = await loadYaml(block("<!-- example: full configuration -->", "yaml"), {
-      env: { RUNBOOKS_KEY: "rb-key", HOSTED_TOKEN: "h-token" },
+      env: {
+        RUNBOOKS_KEY: "rb-key",
+        HOSTED_TOKEN: "h-token",
+        HOSTNAME: "web-1",
+        MCP_HOST_REDIS_URL: "redis://redis:6379",
+        MCP_HOST_STATE_KEY: "a-state-key-of-at-least-thirty-two-bytes",
+      },
       files: { "secrets/corp-client-secret": "corp-secret\n" },
     });
     assert.equal(loaded.config.name, "my-server");
     assert.deepEqual(Object.keys(loaded.config.servers).sort(), ["corp", "git", "hosted", "runbooks"]);
     const corp = loaded.config.servers.corp!;
     assert.equal(corp.transport === "http" && corp.auth?.kind === "oauth" && corp.auth.clientSecret, "corp-secret");
-    assert.deepEqual(loaded.secrets, ["corp-secret", "h-token", "rb-key"]);
+    // The instance's name is a name, not a secret: the Redis URL and the state key are.
+    assert.deepEqual(loaded.secrets, ["a-state-key-of-at-least-thirty-two-bytes", "corp-secret", "h-token", "rb-key", "redis://redis:6379"]);
+    assert.deepEqual(loaded.config.scaleOut, {
+      instanceId: "web-1",
+      redis: { url: "redis://redis:6379", prefix: "mcp-host:" },
+      stateKey: "a-state-key-of-at-least-thirty-two-bytes",
+    });
     assert.deepEqual(loaded.config.auth?.authorizationServers, ["https://id.example.com/"]);
   });
 

@@ -1,12 +1,13 @@
 /**
  * `mcp-host check` (docs/design.md §13): validates the config, loads the extensions, connects the upstream servers and
- * verifies their filters, then prints a report — text, or JSON with `--json` — and exits 0 only when nothing is
+ * verifies their filters, pings the fleet's Redis (with `scaleOut.redis`), then prints a report — text, or JSON with `--json` — and exits 0 only when nothing is
  * wrong (1 when something failed; a config that does not validate exits 2 like every config error). The report goes
  * through the deployment's redactor: no secret the config resolved, nor a credential obtained, is printed.
  */
 import type { ExtensionDescription, UnavailableDescription } from "../../host/describe.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";
+import { redisProblem } from "../scale-out.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,11 +41,18 @@ function formatReport(report: CheckReport): string {
  * process.exitCode = await checkCommand(parseCli(["check", "--json"], cwd), process.env, console.log);
  */
 export async function checkCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
-  const { host, source, gateway, redactor } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
+  const { host, source, gateway, redactor, config } = await loadDeployment(settings, env, { logLevel: "warn", selectionArgument: false });
   try {
     const extensions = host.extensionStatuses();
     const unavailable = host.unavailable();
     const problems = (gateway?.problems() ?? []).map((p) => ({ code: p.code, message: p.message }));
+    const redis = await redisProblem(config);
+    if (redis !== undefined) {
+      problems.push({
+        code: "SCALE_OUT_REDIS_DOWN",
+        message: `scaleOut.redis: Redis did not answer a PING (${redis}); the instances would serve without sharing events and rate limits`,
+      });
+    }
     const upstreams = (gateway?.status() ?? []).map((s) => ({ server: s.server, state: s.state, tools: s.tools, ...(s.code ? { code: s.code } : {}) }));
     const ok = extensions.every((e) => e.status !== "failed") && unavailable.length === 0 && problems.length === 0;
     const report: CheckReport = {

@@ -7,6 +7,7 @@ import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { servingOptionsOf } from "../listen-options.js";
 import { reloadOnSignal } from "../reload.js";
+import { fleetFor } from "../scale-out.js";
 import { onShutdownSignals } from "../signals.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -19,12 +20,15 @@ export async function serveCommand(settings: CliSettings, env: Env, out: (line: 
   const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
   await refuseGatewayProblems(deployment);
   const { host, config } = deployment;
-  const served = await listenHost(host, servingOptionsOf(deployment));
+  // With `scaleOut:`, this instance's part in the fleet (its Redis connects on its own; serving does not wait for it).
+  const fleet = await fleetFor(config, deployment.logger);
+  const served = await listenHost(host, servingOptionsOf(deployment, fleet));
   // Signals are taken before the banner: whoever reads "is serving" as ready may send SIGHUP or SIGTERM at once.
   const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
   onShutdownSignals(async () => {
     stopReloading();
     await served.close();
+    await fleet?.close();
   });
   out(`mcp-host is serving "${host.name}" over MCP at ${served.url.href}`);
   out(`  what it offers:  ${new URL("/toolsets", served.baseUrl).href}`);
@@ -32,6 +36,7 @@ export async function serveCommand(settings: CliSettings, env: Env, out: (line: 
   if (config.http.ui) out(`  operator page:   ${new URL(config.http.uiPath, served.baseUrl).href}`);
   if (config.metrics) out(`  metrics:         ${served.metrics?.url.href ?? new URL(config.metrics.path, served.baseUrl).href}`);
   out(`  select toolsets: ${served.url.href}?only=NAME  (see /toolsets for the names)`);
+  if (fleet) out(`  instance:        ${fleet.instanceId}${config.scaleOut?.redis ? " (events and rate limits shared through Redis)" : ""}`);
   for (const e of host.extensionStatuses()) out(`  extension ${e.name}${e.version ? `@${e.version}` : ""}: ${e.status}${e.error ? ` — ${e.error}` : ""}`);
   for (const s of deployment.gateway?.status() ?? [])
     out(`  upstream ${s.server}: ${s.state}${s.state === "up" ? ` (${s.tools} tools)` : s.code ? ` — ${s.code}` : ""}`);

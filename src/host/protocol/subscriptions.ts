@@ -56,14 +56,18 @@ export function checkSubscriptions(
 }
 
 /**
- * The URIs one legacy session follows, bounded.
+ * The URIs one legacy session follows, bounded. In a fleet (docs/scale-out.md) `follow` is told of each URI while it
+ * is followed, so the instance hears the other instances' updates of it; `clear()` stops following all at once.
  * @example
  * const subscriptions = new SessionSubscriptions(SUBSCRIPTION_DEFAULTS); subscriptions.add("note://a", tables);
  */
 export class SessionSubscriptions {
-  private readonly uris = new Set<string>();
+  private readonly uris = new Map<string, (() => void) | undefined>();
 
-  constructor(readonly limits: SubscriptionLimits = SUBSCRIPTION_DEFAULTS) {}
+  constructor(
+    readonly limits: SubscriptionLimits = SUBSCRIPTION_DEFAULTS,
+    private readonly follow?: (uri: string) => () => void,
+  ) {}
 
   get size(): number {
     return this.uris.size;
@@ -77,10 +81,17 @@ export class SessionSubscriptions {
   add(uri: string, tables: Pick<BuildTables, "resourceByUri" | "templateList">): void {
     if (this.uris.has(uri)) return;
     checkSubscriptions([uri], tables, this.limits, this.uris.size);
-    this.uris.add(uri);
+    this.uris.set(uri, this.follow?.(uri));
   }
 
   delete(uri: string): void {
+    this.uris.get(uri)?.();
     this.uris.delete(uri);
+  }
+
+  /** Stops following every URI (the session ended). */
+  clear(): void {
+    for (const release of this.uris.values()) release?.();
+    this.uris.clear();
   }
 }

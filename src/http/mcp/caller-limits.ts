@@ -4,7 +4,7 @@
  * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count), and listen
  * streams open at once (`maxListenStreamsPerCaller`: its share, so one caller cannot hold every stream the
  * endpoints allow). Beyond any, 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
- * auth is on, else the client address. What is kept per caller is bounded: the least recently seen go first.
+ * auth is on, else the client address. In a fleet the rate is counted in Redis (`shared`); the rest stays per instance. What is kept per caller is bounded: the least recently seen go first.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { systemClock, type Clock } from "../../clock.js";
@@ -17,6 +17,11 @@ import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 
 /** Callers remembered at most (their buckets); beyond, the least recently seen is forgotten (and starts full). */
 const MAX_CALLERS = 100_000;
+
+/** A rate counted somewhere shared (the fleet's Redis): the wait in ms (0: go on), or undefined when it could not tell. */
+export interface SharedRate {
+  take(caller: string, perSecond: number, burst: number): Promise<number | undefined>;
+}
 
 interface Bucket {
   tokens: number;
@@ -49,11 +54,13 @@ export class CallerLimits {
   private readonly inFlight = new Map<string, number>();
   private readonly listening = new Map<string, number>();
   private readonly clock: Clock;
+  private readonly shared: SharedRate | undefined;
 
   constructor(
-    options: CallerLimitOptions & { clock?: Clock },
+    options: CallerLimitOptions & { clock?: Clock; shared?: SharedRate },
     private readonly logger: Logger,
   ) {
+    this.shared = options.shared;
     this.requestsPerSecond = options.callerRequestsPerSecond ?? HTTP_DEFAULTS.callerRequestsPerSecond;
     this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
     this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
@@ -63,12 +70,17 @@ export class CallerLimits {
 
   /**
    * The rate check: runs before the body is read, so a caller over its rate costs almost nothing. True when the
-   * request may go on; false when it was answered 429.
+   * request may go on; false when it was answered 429. In a fleet with Redis the count is the fleet's (a promise);
+   * when Redis cannot answer, the request goes on (fail open: the fleet's link logs the outage).
    */
-  admitRate(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean {
+  admitRate(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean | Promise<boolean> {
     if (this.requestsPerSecond === 0) return true;
     const key = callerKeyOf(req, facts);
-    const wait = this.take(key);
+    if (this.shared === undefined) return this.answerRate(this.take(key), key, res);
+    return this.shared.take(key, this.requestsPerSecond, this.burst).then((wait) => this.answerRate(wait ?? 0, key, res));
+  }
+
+  private answerRate(wait: number, key: string, res: ServerResponse): boolean {
     if (wait === 0) return true;
     const seconds = Math.max(1, Math.ceil(wait / 1000));
     this.logger.debug(`refused a request of ${key}: over its rate`, { code: "HTTP_RATE_LIMITED" });

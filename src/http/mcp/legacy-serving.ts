@@ -28,6 +28,27 @@ export interface LegacyServing {
   logger: Logger;
   /** What one session may follow with `resources/subscribe`. */
   subscriptionLimits: SubscriptionLimits;
+  /** A new session's id: `<instanceId>.<uuid>` in a fleet (so a proxy can route it back), else a UUID. */
+  newSessionId: () => string;
+  /** In a fleet: this instance's name, and the events a session follows while it lives (with Redis). */
+  fleet?: { instanceId: string; events?: FleetFollowing; misrouted: Set<string> };
+}
+
+/** What a session follows on the fleet's channels (fleet-events.ts). */
+export interface FleetFollowing {
+  followOffers(toolsets: readonly string[]): () => void;
+  followResource(uri: string): () => void;
+}
+
+/**
+ * The ids of 2025-era sessions. In a fleet an id starts with the instance's name and a dot: a proxy reads the prefix of
+ * `Mcp-Session-Id` and sends the request to the instance that holds the session, from the first request after
+ * `initialize` on (docs/scale-out.md).
+ * @example
+ * sessionIdsFor("mcp-a")() // "mcp-a.0b9e…"
+ */
+export function sessionIdsFor(instanceId: string | undefined): () => string {
+  return instanceId === undefined ? () => randomUUID() : () => `${instanceId}.${randomUUID()}`;
 }
 
 /**
@@ -85,12 +106,14 @@ async function openSession(ctx: LegacyServing, facts: RequestFacts, req: Incomin
     return;
   }
   const unknown = facts.unknown;
-  const subscriptions = new SessionSubscriptions(ctx.subscriptionLimits);
+  const events = ctx.fleet?.events;
+  const subscriptions = new SessionSubscriptions(ctx.subscriptionLimits, events === undefined ? undefined : (uri) => events.followResource(uri));
   const subject = facts.subject;
   let session: LegacySession | undefined;
   const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
+    sessionIdGenerator: ctx.newSessionId,
     onsessioninitialized: (id) => {
+      const offers = events?.followOffers(build.toolsets);
       session = {
         id,
         toolsets: build.toolsets,
@@ -105,6 +128,10 @@ async function openSession(ctx: LegacyServing, facts: RequestFacts, req: Incomin
         lastSeen: sessions.clock.now(),
         subscriptions,
         streams: new Map(),
+        unfollow: () => {
+          offers?.();
+          subscriptions.clear();
+        },
       };
       sessions.add(session);
     },
@@ -128,6 +155,19 @@ async function openSession(ctx: LegacyServing, facts: RequestFacts, req: Incomin
   }
 }
 
+/** Says so (once per instance name: a misrouting proxy would otherwise log every request) when an unknown session names another instance: the proxy does not route by it. */
+function misrouted(ctx: LegacyServing, sessionId: string): void {
+  const at = sessionId.indexOf(".");
+  const owner = at > 0 ? sessionId.slice(0, at) : undefined;
+  if (ctx.fleet === undefined || owner === undefined || owner === ctx.fleet.instanceId || !/^[A-Za-z0-9_-]{1,64}$/.test(owner)) return;
+  const reported = ctx.fleet.misrouted;
+  if (reported.has(owner) || reported.size >= 256) return;
+  reported.add(owner);
+  ctx.logger.warn(
+    `a 2025-era session of instance "${owner}" reached instance "${ctx.fleet.instanceId}": answered 404 (the client starts a new session). Either "${owner}" is gone, or the proxy in front does not route Mcp-Session-Id by its instance prefix (docs/scale-out.md)`,
+  );
+}
+
 const SESSION_NOT_FOUND = "Session not found: it ended or expired. Start a new session with initialize (without an Mcp-Session-Id header).";
 
 async function continueSession(
@@ -140,6 +180,7 @@ async function continueSession(
 ): Promise<void> {
   const session = ctx.sessions.get(sessionId);
   if (!session) {
+    misrouted(ctx, sessionId);
     sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
     return;
   }

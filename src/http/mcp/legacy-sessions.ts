@@ -33,6 +33,8 @@ export interface LegacySession {
   readonly subscriptions: SessionSubscriptions;
   /** The session's open GET streams, with when each opened. */
   readonly streams: Map<ServerResponse, number>;
+  /** In a fleet: stops following the fleet's channels for this session (called when it is removed). */
+  readonly unfollow?: () => void;
 }
 
 export interface SessionStoreOptions {
@@ -106,6 +108,7 @@ export class LegacySessionStore {
     const session = this.sessions.get(id);
     if (session === undefined) return;
     this.sessions.delete(id);
+    session.unfollow?.();
     const left = this.heldBy(session.caller) - 1;
     if (left <= 0) this.perCaller.delete(session.caller);
     else this.perCaller.set(session.caller, left);

@@ -16,6 +16,7 @@ import type { HostServing } from "../../host/serving-port.js";
 import { sendInBandError, sendJsonRpcError } from "../edge/jsonrpc-response.js";
 import { carriedFacts, type RequestFacts } from "../edge/request-facts.js";
 import type { LegacyMode } from "../http-options.js";
+import type { Fleet } from "../../scale-out/fleet.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
 import { modernErrorLog } from "./modern-error-log.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
@@ -29,6 +30,16 @@ export interface EndpointContext {
   maxBodyBytes: number;
   /** What one listen stream may follow. */
   subscriptionLimits: SubscriptionLimits;
+  /** In a fleet: the selection's event bus comes from it, and a listen stream follows its URIs on the fleet's channels. */
+  fleet?: Fleet;
+}
+
+/** The resource URIs a `subscriptions/listen` request follows (checked already), or none. */
+function listenedUris(body: unknown): string[] {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (message?.method !== "subscriptions/listen") return [];
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [];
 }
 
 /**
@@ -92,10 +103,13 @@ export class SelectionEndpoint {
     private readonly context: EndpointContext,
   ) {
     const errors = modernErrorLog(() => this.modern, context.logger, key);
+    // In a fleet with Redis the bus follows this selection's toolsets on the fleet's channels while a stream listens.
+    const bus = context.fleet?.eventBusFor(toolsets, errors.onerror);
     this.modern = createMcpHandler((ctx) => this.serverFor(ctx), {
       legacy: context.legacy === "stateless" ? "stateless" : "reject",
       maxRequestBodySize: context.maxBodyBytes,
       onerror: errors.onerror,
+      ...(bus === undefined ? {} : { bus }),
     });
     this.fetch = errors.fetch;
     this.adapterError = errors.onAdapterError;
@@ -126,6 +140,7 @@ export class SelectionEndpoint {
       return;
     }
     if (refusedListen(facts.body, build, this.context.subscriptionLimits, res)) return;
+    this.followListened(facts.body, res);
     let request: Request;
     try {
       request = webRequestOf(req, res, facts);
@@ -144,6 +159,18 @@ export class SelectionEndpoint {
 
   async close(): Promise<void> {
     await this.modern.close();
+  }
+
+  /** In a fleet: a listen stream's resource URIs are followed on the fleet's channels while the stream is open. */
+  private followListened(body: unknown, res: ServerResponse): void {
+    const events = this.context.fleet?.events;
+    if (events === undefined) return;
+    const uris = listenedUris(body);
+    if (uris.length === 0) return;
+    const releases = uris.map((uri) => events.followResource(uri));
+    res.once("close", () => {
+      for (const release of releases) release();
+    });
   }
 
   private async serverFor(ctx: McpRequestContext): Promise<Server> {

@@ -2,16 +2,18 @@
  * The endpoint of every selection one HTTP app has served, kept per selection so listen streams and legacy sessions
  * keep hearing list changes across rebuilds, and bounded like the build cache — the least recently used idle
  * endpoint goes first; one with a request in flight or an open stream never does. It also tells each selection's
- * listeners what changed.
+ * listeners what changed — in a fleet with Redis, what changed on any instance (docs/scale-out.md): a change raised
+ * here is told here at once and sent to the fleet; one another instance raised is told here as if raised here.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildCore } from "../../host/build/compiled-build.js";
-import type { McpHost, OfferChange } from "../../host/host.js";
+import type { McpHost } from "../../host/host.js";
 import { selectionKey } from "../../host/selection.js";
 import type { HostServing } from "../../host/serving-port.js";
 import type { HostAppOptions } from "../http-options.js";
 import type { RequestFacts } from "../edge/request-facts.js";
 import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import { sessionIdsFor } from "./legacy-serving.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
 
@@ -42,15 +44,37 @@ export class SelectionEndpoints {
       maxSubscriptions: options.maxSubscriptionsPerSession ?? HTTP_DEFAULTS.maxSubscriptionsPerSession,
       maxUriLength: options.maxSubscriptionUriLength ?? HTTP_DEFAULTS.maxSubscriptionUriLength,
     };
+    const fleet = options.scaleOut;
+    const events = fleet?.events;
     this.context = {
       legacy: options.legacy ?? "stateful",
-      legacyServing: { sessions: this.sessions, serving: this.serving, logger, subscriptionLimits },
+      legacyServing: {
+        sessions: this.sessions,
+        serving: this.serving,
+        logger,
+        subscriptionLimits,
+        newSessionId: sessionIdsFor(fleet?.instanceId),
+        ...(fleet === undefined ? {} : { fleet: { instanceId: fleet.instanceId, ...(events === undefined ? {} : { events }), misrouted: new Set<string>() } }),
+      },
       subscriptionLimits,
       serving: this.serving,
       logger,
       maxBodyBytes,
+      ...(fleet === undefined ? {} : { fleet }),
     };
-    this.unsubscribe = [host.onOfferChange((change) => this.offerChanged(change)), host.onResourceUpdated((uri) => this.resourceUpdated(uri))];
+    this.unsubscribe = [
+      host.onOfferChange((change) => {
+        this.offerChanged(change.toolsets);
+        events?.raise({ kind: "offer", ...(change.toolsets === undefined ? {} : { toolsets: change.toolsets }) });
+      }),
+      host.onResourceUpdated((uri) => {
+        this.resourceUpdated(uri);
+        events?.raise({ kind: "resource", uri });
+      }),
+    ];
+    // What another instance raised is told to this instance's listeners the same way (and not sent on again).
+    if (events !== undefined)
+      this.unsubscribe.push(events.onEvent((event) => (event.kind === "offer" ? this.offerChanged(event.toolsets) : this.resourceUpdated(event.uri))));
   }
 
   /**
@@ -108,8 +132,9 @@ export class SelectionEndpoints {
     }
   }
 
-  private offerChanged(change: OfferChange): void {
-    const touched = change.toolsets ? new Set(change.toolsets) : undefined;
+  /** Tells this instance's listeners of the selections with any of `toolsets` (undefined: all) that their lists changed. */
+  private offerChanged(toolsets: readonly string[] | undefined): void {
+    const touched = toolsets ? new Set(toolsets) : undefined;
     const affects = (toolsets: readonly string[]) => !touched || toolsets.some((t) => touched.has(t));
     for (const endpoint of this.endpoints.values()) {
       if (!affects(endpoint.toolsets)) continue;

@@ -111,7 +111,9 @@ export class SelectionServer implements ServingLayer {
       const given = (req as { auth?: Parameters<typeof withoutToken>[0] }).auth;
       if (given !== undefined) facts.authInfo = withoutToken(given);
     }
-    if (!limits.admitRate(req, res, facts)) return;
+    // In a fleet the rate is Redis's answer: awaited here, still before a byte of the body is read.
+    const admitted = limits.admitRate(req, res, facts);
+    if (admitted !== true && !(await admitted)) return;
     const target = auth === undefined ? build : await this.permitted(build, facts, auth, req, res);
     if (target === undefined) return;
     facts.built = target;

@@ -1,0 +1,271 @@
+// Many instances behind a load balancer (docs/scale-out.md): three real `mcp-host serve` instances, one real Redis and
+// a real nginx running the example's own configuration in front of them. What each instance would otherwise decide
+// alone is shared: events (a resources/updated raised on B reaches a listen stream on A and a legacy session on C),
+// the callers' rate (the 200s of one caller stay within burst + rate × time across the fleet), the requestState key
+// (a call's second round is accepted on another instance), and 2025-era sessions reach their instance through nginx
+// by the prefix of their id. Then faults: SIGKILL one instance (no modern request lost; only its sessions, 404 then a
+// new session), and stop Redis mid-run (no request lost; events cross again once it is back). Figures are printed as
+// test diagnostics. Phases run in order and share the fleet; the faults come last.
+import assert from "node:assert/strict";
+import { after, before, describe, it, type TestContext } from "node:test";
+import { Redis } from "ioredis";
+import { assertBuilt } from "../helpers/cli-process.js";
+import { assertFleetServers, type NginxProcess, type RedisProcess, startNginx, startRedis } from "../helpers/fleet-servers.js";
+import { Cleanup, connectV2 } from "../helpers/http-host.js";
+import {
+  type Answer,
+  callModern,
+  fleetConfig,
+  inPool,
+  type Instance,
+  legacySubscriber,
+  listenModern,
+  RATE,
+  startInstance,
+  textOf,
+  tokenFor,
+} from "./fleet-kit.js";
+
+const cleanup = new Cleanup();
+const IDS = ["mcp-a", "mcp-b", "mcp-c"] as const;
+const NOTE = "fleet://note";
+const CHANNEL = `mcp-host:resource:${NOTE}`;
+
+let redis: RedisProcess;
+let nginx: NginxProcess;
+let instances: Record<(typeof IDS)[number], Instance>;
+let probe: Redis;
+
+/** How many instances follow `channel` in Redis now. */
+async function followers(channel: string): Promise<number> {
+  const [, count] = (await probe.pubsub("NUMSUB", channel)) as [string, number];
+  return Number(count);
+}
+
+/** Waits (bounded) until `check` holds, asking again each time Redis or an instance answers. */
+async function until(what: string, check: () => Promise<boolean>, withinMs = 10_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function healthOf(instance: Instance): Promise<{ status: string; scaleOut?: { instance: string; redis?: string } }> {
+  const response = await fetch(new URL("/healthz", instance.base), { headers: { authorization: `Bearer ${await tokenFor("health")}` } });
+  return (await response.json()) as never;
+}
+
+/** Raises resources/updated on `on` and resolves with how long until `arrived` resolved, in ms. */
+async function timedUpdate(on: Instance, arrived: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  const waiting = arrived();
+  assert.equal(textOf(await callModern(on.url, await tokenFor("toucher"), "touch", { uri: NOTE })), `${on.id} touched ${NOTE}`);
+  await waiting;
+  return performance.now() - started;
+}
+
+const isUpdate = (m: { method?: string; params?: { uri?: string } }) => m.method === "notifications/resources/updated" && m.params?.uri === NOTE;
+
+describe("a fleet of three instances behind nginx, sharing Redis", { timeout: 120_000 }, () => {
+  before(async () => {
+    assertBuilt();
+    assertFleetServers();
+    redis = await startRedis(cleanup);
+    probe = new Redis(redis.url, { maxRetriesPerRequest: 1, retryStrategy: (n) => Math.min(n * 50, 500) });
+    probe.on("error", () => {});
+    cleanup.add(() => probe.disconnect());
+    const config = fleetConfig(cleanup);
+    const started = await Promise.all(IDS.map((id) => startInstance(cleanup, config, id, redis.url)));
+    instances = Object.fromEntries(started.map((i) => [i.id, i])) as typeof instances;
+    nginx = await startNginx(cleanup, {
+      MCP_HOST_A: instances["mcp-a"].url.host,
+      MCP_HOST_B: instances["mcp-b"].url.host,
+      MCP_HOST_C: instances["mcp-c"].url.host,
+    });
+    for (const instance of started) await until(`${instance.id} reaches Redis`, async () => (await healthOf(instance)).scaleOut?.redis === "up");
+  });
+  after(() => cleanup.run());
+
+  it("round-robins modern calls across all three, every one answered", async (t: TestContext) => {
+    const mcp = new URL("/mcp", nginx.url);
+    const answers = await inPool(30, 6, async (i) => callModern(mcp, await tokenFor(`rr-${i}`), "whoami"));
+    const hits: Record<string, number> = {};
+    for (const answer of answers) {
+      const who = textOf(answer);
+      hits[who] = (hits[who] ?? 0) + 1;
+    }
+    assert.deepEqual(Object.keys(hits).sort(), [...IDS], `every instance answered: ${JSON.stringify(hits)}`);
+    t.diagnostic(`round-robin: 30 modern calls through nginx, 30 answered 200, by instance ${JSON.stringify(hits)}`);
+  });
+
+  it("tells a listen stream on A and a legacy session on C about a resources/updated raised by a tool on B", async (t: TestContext) => {
+    const listener = await listenModern(instances["mcp-a"].url, await tokenFor("listener"), [NOTE]);
+    cleanup.add(() => listener.close());
+    const session = await legacySubscriber(instances["mcp-c"].url, await tokenFor("subscriber"), NOTE);
+    cleanup.add(() => session.close());
+    assert.match(session.id, /^mcp-c\./, "a session id starts with its instance's name");
+    await until("A and C follow the resource's channel", async () => (await followers(CHANNEL)) === 2);
+    const latencies: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      latencies.push(await timedUpdate(instances["mcp-b"], () => Promise.all([listener.events.next(isUpdate), session.events.next(isUpdate)])));
+    }
+    t.diagnostic(
+      `events: 5 resources/updated raised on B, 10 delivered across instances (A's listen stream, C's session), latency ms ${latencies.map((l) => l.toFixed(1)).join(" ")}`,
+    );
+    listener.close();
+    await session.close();
+    await until("the channel is let go once the stream closed and the session ended", async () => (await followers(CHANNEL)) === 0);
+  });
+
+  it("tells A's listen stream about a tools list change raised on B", async () => {
+    const listener = await listenModern(instances["mcp-a"].url, await tokenFor("list-listener"), []);
+    cleanup.add(() => listener.close());
+    await until("A follows the toolset's channel", async () => (await followers("mcp-host:offer:fleet")) >= 1);
+    const changed = listener.events.next((m) => m.method === "notifications/tools/list_changed");
+    assert.equal(textOf(await callModern(instances["mcp-b"].url, await tokenFor("changer"), "change", { name: "added_on_b" })), "mcp-b added added_on_b");
+    await changed;
+    listener.close();
+  });
+
+  it("holds one caller's rate across the fleet: its 200s stay within burst + rate × time", async (t: TestContext) => {
+    const mcp = new URL("/mcp", nginx.url);
+    const token = await tokenFor("rate-limited");
+    const started = performance.now();
+    const answers: Answer[] = await inPool(150, 10, () => callModern(mcp, token, "whoami"));
+    const seconds = (performance.now() - started) / 1000;
+    const ok = answers.filter((a) => a.status === 200).length;
+    const refused = answers.filter((a) => a.status === 429);
+    assert.equal(ok + refused.length, answers.length, `only 200 and 429: ${JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 429))}`);
+    const allowed = RATE.burst + Math.ceil(RATE.perSecond * seconds) + 1;
+    assert.ok(ok >= RATE.burst, `the burst is let through: ${ok} of ${RATE.burst}`);
+    assert.ok(ok <= allowed, `the fleet let ${ok} through in ${seconds.toFixed(2)} s; the limit allows ${allowed} (burst ${RATE.burst} + ${RATE.perSecond}/s)`);
+    assert.ok(
+      refused.every((a) => a.retryAfter !== null && a.message?.error?.code === -32000),
+      "every 429 says when to retry",
+    );
+    t.diagnostic(
+      `rate: 150 requests of one caller in ${seconds.toFixed(2)} s through nginx: ${ok} answered 200 (limit ${allowed} = burst ${RATE.burst} + ${RATE.perSecond}/s × time), ${refused.length} answered 429`,
+    );
+  });
+
+  it("accepts a call's second round on another instance than its first", async (t: TestContext) => {
+    const mcp = new URL("/mcp", nginx.url);
+    const token = await tokenFor("asker");
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const first = await callModern(mcp, token, "ask");
+      assert.equal(first.message?.result?.resultType, "input_required", JSON.stringify(first.message));
+      const asked = JSON.stringify(first.message?.result?.inputRequests);
+      const askedOn = IDS.find((id) => asked.includes(`asked on ${id}`))!;
+      const other = instances[IDS[(IDS.indexOf(askedOn) + 1) % 3]!];
+      const second = await callModern(
+        other.url,
+        token,
+        "ask",
+        {},
+        {
+          requestState: first.message?.result?.requestState,
+          inputResponses: { q: { action: "accept", content: { answer: "yes" } } },
+        },
+      );
+      assert.equal(textOf(second), `asked on ${askedOn}, answered yes on ${other.id}`);
+      seen.push(`${askedOn}→${other.id}`);
+    }
+    t.diagnostic(`requestState: 3 two-round calls, rounds on ${seen.join(", ")}, all accepted`);
+  });
+
+  it("routes every request of a 2025-era session to its instance through nginx, from the first after initialize", async (t: TestContext) => {
+    const mcp = new URL("/mcp", nginx.url);
+    const placed: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { client, transport } = await connectV2(cleanup, mcp, "legacy", { headers: { authorization: `Bearer ${await tokenFor(`session-${i}`)}` } });
+      const owner = transport.sessionId!.split(".")[0]!;
+      assert.ok((IDS as readonly string[]).includes(owner), `the session id names an instance: ${transport.sessionId}`);
+      for (let call = 0; call < 4; call++) {
+        const result = (await client.callTool({ name: "whoami", arguments: {} })) as { content: Array<{ text: string }> };
+        assert.equal(result.content[0]!.text, owner, `call ${call} of session ${i} reached its own instance`);
+      }
+      placed.push(owner);
+    }
+    assert.equal(new Set(placed).size, 3, `initialize round-robins: ${placed.join(", ")}`);
+    t.diagnostic(`2025 sessions: 6 opened through nginx (on ${placed.join(", ")}), 4 calls each (24 in all), every one answered by the session's own instance`);
+  });
+
+  it("loses no modern request and only the killed instance's sessions when one instance is SIGKILLed", async (t: TestContext) => {
+    const mcp = new URL("/mcp", nginx.url);
+    const sessions: Array<{ owner: string; call: () => Promise<string> }> = [];
+    for (let i = 0; sessions.filter((s) => s.owner === "mcp-c").length < 2 && i < 12; i++) {
+      const { client, transport } = await connectV2(cleanup, mcp, "legacy", { headers: { authorization: `Bearer ${await tokenFor(`kill-session-${i}`)}` } });
+      const call = async () => ((await client.callTool({ name: "whoami", arguments: {} })) as { content: Array<{ text: string }> }).content[0]!.text;
+      sessions.push({ owner: transport.sessionId!.split(".")[0]!, call });
+    }
+    assert.ok(
+      sessions.some((s) => s.owner === "mcp-c") && sessions.some((s) => s.owner !== "mcp-c"),
+      `sessions on C and elsewhere: ${sessions.map((s) => s.owner)}`,
+    );
+    let done = 0;
+    let gone = false;
+    let killed: Promise<void> | undefined;
+    const answers = await inPool(60, 6, async (i) => {
+      const startedAfterKill = gone;
+      const answer = await callModern(mcp, await tokenFor(`kill-${i}`), "whoami");
+      if (++done === 15) killed = instances["mcp-c"].cli.stop("SIGKILL").then(() => void (gone = true));
+      return { answer, startedAfterKill };
+    });
+    await killed;
+    const lost = answers.filter((a) => a.answer.status !== 200).map((a) => a.answer);
+    assert.deepEqual(lost, [], "no modern request was lost");
+    const afterwards = answers.filter((a) => a.startedAfterKill).map((a) => textOf(a.answer));
+    assert.ok(afterwards.length > 0 && !afterwards.includes("mcp-c"), `nothing is answered by the killed instance once it is gone: ${afterwards}`);
+    let reopened = 0;
+    let kept = 0;
+    for (const session of sessions) {
+      if (session.owner !== "mcp-c") {
+        assert.equal(await session.call(), session.owner, "a session on a live instance goes on");
+        kept++;
+        continue;
+      }
+      await assert.rejects(session.call(), /Session not found/, "a session of the killed instance gets the clean 404");
+      const { client, transport } = await connectV2(cleanup, mcp, "legacy", { headers: { authorization: `Bearer ${await tokenFor(`reopened-${reopened}`)}` } });
+      const owner = transport.sessionId!.split(".")[0]!;
+      assert.notEqual(owner, "mcp-c");
+      assert.equal(((await client.callTool({ name: "whoami", arguments: {} })) as { content: Array<{ text: string }> }).content[0]!.text, owner);
+      reopened++;
+    }
+    t.diagnostic(
+      `kill: SIGKILL of mcp-c during 60 modern calls: 60 answered 200 (0 lost); ${reopened} of its sessions got 404 and re-initialized on a live instance; ${kept} sessions elsewhere went on`,
+    );
+  });
+
+  it("loses no request while Redis is down, and events cross instances again once it is back", async (t: TestContext) => {
+    const [a, b] = [instances["mcp-a"], instances["mcp-b"]];
+    const mcp = new URL("/mcp", nginx.url);
+    const listener = await listenModern(a.url, await tokenFor("outage-listener"), [NOTE]);
+    cleanup.add(() => listener.close());
+    await until("A follows the resource's channel", async () => (await followers(CHANNEL)) === 1);
+    await redis.stop();
+    await until("A sees Redis down", async () => (await healthOf(a)).scaleOut?.redis === "down");
+    const health = await healthOf(a);
+    assert.equal(health.status, "degraded");
+    await a.cli.stderrMatches(/SCALE_OUT_REDIS_DOWN/);
+    // One caller sends more than its burst: the rate cannot be checked, so it is served (fail open), never a 5xx.
+    const flood = await tokenFor("outage-flood");
+    const answers = await inPool(RATE.burst + 20, 6, () => callModern(mcp, flood, "whoami"));
+    assert.deepEqual(
+      answers.filter((x) => x.status !== 200).map((x) => x.status),
+      [],
+      "every request of the outage was answered 200",
+    );
+    // Meanwhile an event raised on A still reaches A's own listeners.
+    const local = await timedUpdate(a, () => listener.events.next(isUpdate));
+    await redis.start();
+    await until("A and B are connected again", async () => (await healthOf(a)).scaleOut?.redis === "up" && (await healthOf(b)).scaleOut?.redis === "up");
+    await until("A follows the resource's channel again", async () => (await followers(CHANNEL)) === 1);
+    const crossed = await timedUpdate(b, () => listener.events.next(isUpdate));
+    listener.close();
+    t.diagnostic(
+      `redis outage: ${answers.length} requests of one caller (burst ${RATE.burst}) while Redis was down, all 200; /healthz degraded; an event on A reached A in ${local.toFixed(1)} ms; after Redis came back an event on B reached A in ${crossed.toFixed(1)} ms`,
+    );
+  });
+});
