@@ -71,6 +71,7 @@ const ENTRIES: Record<string, EntryRule> = {
       "ProtocolErrorCode",
       "ResourceNotFoundError",
       "buildHost",
+      "createFleet",
       "createHostApp",
       "createObservability",
       "createPinoLogger",
@@ -85,7 +86,7 @@ const ENTRIES: Record<string, EntryRule> = {
       "parseSelection",
       "selectionFromRequest",
     ],
-    forbidden: "@modelcontextprotocol/client",
+    forbidden: "@modelcontextprotocol/client,ioredis",
     maxModules: 560,
   },
   "mcp-host/auth": {

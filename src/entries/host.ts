@@ -32,6 +32,10 @@ export { healthOf } from "../http/health.js";
 export type { Health } from "../http/health.js";
 export { mcpCors } from "../http/mcp/cors.js";
 
+// One instance of a fleet (docs/scale-out.md): events, the caller rate and the request-state key shared through Redis.
+export { createFleet } from "../scale-out/fleet.js";
+export type { Fleet, FleetOptions, FleetStatus, FleetEvent } from "../scale-out/fleet.js";
+
 // Logs, metrics and traces (docs/design.md §18): the listeners behind `HostOptions.observer`, the pino logger, the seam's shapes.
 export { createObservability } from "../observe/observability.js";
 export type { Observability, ObservabilityOptions, HttpRequestSample, GatewayCallObserver } from "../observe/observability.js";

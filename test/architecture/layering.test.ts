@@ -57,7 +57,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   // A fleet of instances behind a load balancer: Redis-backed events and rate counts, on the base files alone.
   "scale-out": ["base"],
   cli: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
-  entry: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream"],
+  entry: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
 };
 
 /** Layers another layer may know only by their types: nothing of them loads unless someone else made one. */
