@@ -8,7 +8,6 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
   Server,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type CompleteResult,
   type GetPromptResult,
   type InputRequiredResult,
@@ -190,40 +189,21 @@ async function complete(
   return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };
 }
 
-/** A view of the current core whose `tables` are read at each access. */
-function lazyCore(source: () => ProtocolCore): ProtocolCore {
-  const first = source();
-  return {
-    name: first.name,
-    version: first.version,
-    instructions: first.instructions,
-    logger: first.logger,
-    toolTimeoutMs: first.toolTimeoutMs,
-    requestState: first.requestState,
-    ...(first.activity === undefined ? {} : { activity: first.activity }),
-    ...(first.toolGate === undefined ? {} : { toolGate: first.toolGate }),
-    ...(first.observer === undefined ? {} : { observer: first.observer }),
-    get tables() {
-      return source().tables;
-    },
-  };
-}
-
-/** How a server is made beyond what it serves. */
-export interface SdkServerOptions {
-  /**
-   * A modern revision the server is bound to by its transport (the fast path's `PerRequestHTTPServerTransport`):
-   * listed after the SDK's own versions, as the SDK entry's `installModernOnlyHandlers` leaves the list, which also
-   * registers `server/discover` as that does. The SDK entry binds its servers itself and passes nothing.
-   */
-  modernRevision?: string;
+/**
+ * A view of the core whose `tables` are read at each access (a rebound legacy session serves the new build's). Every
+ * other field is inherited from the first core, not copied, so a field added to `ProtocolCore` can never be dropped.
+ */
+export function lazyCore(source: () => ProtocolCore): ProtocolCore {
+  return Object.create(source(), {
+    tables: { get: () => source().tables, enumerable: true },
+  }) as ProtocolCore;
 }
 
 /**
  * @example
  * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
  */
-export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore), info: ServeRequestInfo, options: SdkServerOptions = {}): Server {
+export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore), info: ServeRequestInfo): Server {
   // A legacy session reads its core through a function, so a list change can rebind it to the new build.
   const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
   const core = lazyCore(source);
@@ -231,7 +211,6 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     { name: core.name, version: core.version },
     {
       capabilities: SERVER_CAPABILITIES,
-      ...(options.modernRevision === undefined ? {} : { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, options.modernRevision] }),
       ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
     },
   );
