@@ -1,8 +1,9 @@
 /**
- * Parses the mcp-host command line into a plain settings object. Each command accepts only its own options (the
- * table in options.ts); anything else — an unknown option, an option of another command, a missing or bad value —
- * is one CLI_USAGE line that says what was wrong and where to look. Nothing is guessed.
+ * Parses the mcp-host command line (lexed by `node:util` `parseArgs`) into a plain settings object. Each command
+ * accepts only its own options (the table in options.ts); anything else — an unknown option, an option of another
+ * command, a missing or bad value — is one CLI_USAGE line that says what was wrong and where to look.
  */
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { McpHostError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
 import { COMMANDS, type Command, OPTIONS, type OptionSpec, optionsOf } from "./options.js";
@@ -41,50 +42,43 @@ function list(value: string): string[] {
   return value.split(/[\s,]+/).filter(Boolean);
 }
 
-/** Reads `--name value`, `--name=value`, `-x value` and flags, for `command`. */
-function readOptions(args: readonly string[], command: Command | undefined): { values: Map<string, string[]>; positionals: string[] } {
+/** parseArgs' configuration for every option of every command: one lexer, so `-p 3000` splits the same everywhere. */
+const PARSE_OPTIONS: ParseArgsConfig["options"] = Object.fromEntries(
+  OPTIONS.map((o) => [
+    o.name,
+    { type: o.value === undefined ? "boolean" : "string", ...(o.short ? { short: o.short } : {}), ...(o.repeatable ? { multiple: true } : {}) },
+  ]),
+);
+
+/**
+ * Reads `--name value`, `--name=value`, `-x value` and flags with `node:util` `parseArgs`, for `command`. It runs
+ * non-strict because strict mode refuses `--port -1` as ambiguous (a bad port, not a mystery, here) and words its
+ * own errors; the tokens it returns are checked here instead, in order, so the first mistake is the one reported.
+ */
+function readOptions(args: readonly string[], command: Command): { values: Map<string, string[]>; positionals: string[] } {
+  const known = optionsOf(command);
+  const { tokens, positionals } = parseArgs({ args: [...args], options: PARSE_OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const values = new Map<string, string[]>();
-  const positionals: string[] = [];
-  const known = command ? optionsOf(command) : OPTIONS.filter((o) => o.name === "help");
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === "--") {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      positionals.push(arg);
-      continue;
-    }
-    const long = arg.startsWith("--");
-    const [rawName, inline] = long ? splitOnce(arg.slice(2), "=") : [arg.slice(1), undefined];
-    const spec = known.find((o) => (long ? o.name === rawName : o.short === rawName));
-    if (!spec) throw unknownOption(arg, rawName, long, command);
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const spec = known.find((o) => o.name === token.name);
+    if (!spec) throw unknownOption(token.rawName, command);
     if (spec.value === undefined) {
-      if (inline !== undefined) throw usage(`--${spec.name} takes no value`, command);
+      if (token.value !== undefined) throw usage(`--${spec.name} takes no value`, command);
       values.set(spec.name, ["true"]);
       continue;
     }
-    // The next argument is the value even when it starts with "-" (`--port -1` is a bad port, not a mystery).
-    const value = inline ?? args[++i];
-    if (value === undefined) throw usage(`--${spec.name} needs a value (${spec.value})`, command);
-    values.set(spec.name, spec.repeatable ? [...(values.get(spec.name) ?? []), value] : [value]);
+    if (token.value === undefined) throw usage(`--${spec.name} needs a value (${spec.value})`, command);
+    values.set(spec.name, spec.repeatable ? [...(values.get(spec.name) ?? []), token.value] : [token.value]);
   }
   return { values, positionals };
 }
 
-function splitOnce(text: string, separator: string): [string, string | undefined] {
-  const at = text.indexOf(separator);
-  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
-}
-
-function unknownOption(arg: string, name: string, long: boolean, command: Command | undefined): McpHostError {
-  const elsewhere = OPTIONS.find((o) => (long ? o.name === name : o.short === name));
-  if (elsewhere && command) {
-    const owners = elsewhere.commands.join(", ");
-    return usage(`${arg.split("=")[0]} is not an option of "mcp-host ${command}" (it belongs to ${owners})`, command);
-  }
-  return usage(`unknown option ${JSON.stringify(arg.split("=")[0])}${command ? ` for "mcp-host ${command}"` : ""}`, command);
+function unknownOption(rawName: string, command: Command): McpHostError {
+  const long = rawName.startsWith("--");
+  const elsewhere = OPTIONS.find((o) => (long ? `--${o.name}` === rawName : `-${o.short}` === rawName));
+  if (elsewhere) return usage(`${rawName} is not an option of "mcp-host ${command}" (it belongs to ${elsewhere.commands.join(", ")})`, command);
+  return usage(`unknown option ${JSON.stringify(rawName)} for "mcp-host ${command}"`, command);
 }
 
 function port(value: string | undefined): number | undefined {

@@ -1,6 +1,6 @@
 /**
  * The error a config file loader throws when the file itself is unusable (bad syntax, no default export, a
- * feature mcp-host refuses). It travels through cosmiconfig untouched and becomes problems of the report.
+ * feature mcp-host refuses). readConfigFile turns it into problems of the report.
  */
 import type { PathProblem } from "./problems.js";
 

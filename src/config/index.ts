@@ -1,7 +1,7 @@
 /**
- * The deployment configuration (docs/design.md §12): one file, found with cosmiconfig or named with `--config`, turned
- * into one validated, defaulted, resolved plain object. A low layer: it imports only errors, the logger types and
- * the toolset-name rule, and never reads `process.env` itself.
+ * The deployment configuration (docs/design.md §12): one file, found in the project folder or named with
+ * `--config`, turned into one validated, defaulted, resolved plain object. A low layer: it imports only errors,
+ * the logger types and the toolset-name rule, and never reads `process.env` itself.
  */
 export { loadConfig } from "./load-config.js";
 export type { LoadConfigOptions, LoadedConfig } from "./load-config.js";

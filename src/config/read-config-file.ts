@@ -1,15 +1,17 @@
 /**
- * Finds and reads the configuration file with cosmiconfig 9 (module name `mcp-host`), or reads the one `--config`
- * names. Only the given folder is searched — never its parents — so a config in an unrelated folder above can
- * never take effect. Loaders are ours (see parse-text.ts, load-js.ts); whatever goes wrong becomes problems.
+ * Finds and reads the configuration file: the first of SEARCH_PLACES in the given folder that exists and is not
+ * empty, or the one `--config` names. Only that folder is read — never its parents, never the working folder — so
+ * a config lying elsewhere can never take effect. mcp-host reads these files itself rather than through
+ * cosmiconfig (docs/design.md §12 says why); the loaders are parse-text.ts and load-js.ts, and whatever goes wrong
+ * becomes problems.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { extname, join, resolve } from "node:path";
-import type { CosmiconfigResult, Loader } from "cosmiconfig";
+import { readFile } from "node:fs/promises";
+import { basename, extname, join, resolve } from "node:path";
 import { ConfigFileError } from "./config-file-error.js";
 import { loadJsFile } from "./load-js.js";
 import { loadJsonText, loadYamlText } from "./parse-text.js";
 import type { PathProblem } from "./problems.js";
+import { isRecord } from "./schema-parts.js";
 
 /**
  * Where a configuration is looked for, in this order, in the given folder only; the first found wins.
@@ -33,16 +35,25 @@ export const SEARCH_PLACES: readonly string[] = [
   "mcp-host.config.yml",
 ];
 
+type Loader = (file: string, content: string) => unknown;
+
 const js: Loader = (file) => loadJsFile(file);
+/** By extension; a file without one (`.mcp-hostrc`) is YAML, which JSON also is. */
 const LOADERS: Record<string, Loader> = {
-  ".json": (file, content) => loadJsonText(file, content),
-  ".yaml": (file, content) => loadYamlText(file, content),
-  ".yml": (file, content) => loadYamlText(file, content),
-  noExt: (file, content) => loadYamlText(file, content),
+  ".json": loadJsonText,
+  ".yaml": loadYamlText,
+  ".yml": loadYamlText,
+  "": loadYamlText,
   ".js": js,
   ".mjs": js,
   ".cjs": js,
 };
+
+/** What an entry of the search that cannot be read as a file means: nothing there (as cosmiconfig 9 treated it). */
+const NOT_A_FILE = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EACCES"]);
+
+/** A package.json without an "mcp-host" key: passed over by the search, a problem when named. */
+const NO_KEY = Symbol("no mcp-host key");
 
 /** What reading found: the raw configuration (undefined when there is none), its file, and file-level problems. */
 export interface ReadConfig {
@@ -58,9 +69,9 @@ function problem(message: string): ReadConfig & { problems: [PathProblem] } {
 function explicitFileProblem(file: string): string | undefined {
   const ext = extname(file);
   if ([".ts", ".mts", ".cts"].includes(ext)) {
-    return `${file}: TypeScript config files are not supported (cosmiconfig 9 needs the typescript package to load them, and Node 20 cannot run TypeScript); use mcp-host.config.mjs`;
+    return `${file}: TypeScript config files are not supported (Node 20 cannot run TypeScript, and mcp-host does not compile it); use mcp-host.config.mjs`;
   }
-  if (ext !== "" && !(ext in LOADERS)) return `${file}: mcp-host cannot read ${JSON.stringify(ext)} files; use .yaml, .yml, .json, .js, .mjs or .cjs`;
+  if (!Object.hasOwn(LOADERS, ext)) return `${file}: mcp-host cannot read ${JSON.stringify(ext)} files; use .yaml, .yml, .json, .js, .mjs or .cjs`;
   return undefined;
 }
 
@@ -73,16 +84,47 @@ function readFailure(file: string, error: unknown): ReadConfig {
   return problem(`${file} cannot be read${typeof code === "string" ? ` (${code})` : ""}`);
 }
 
-/** True when `dir` has one of the search places (package.json only with an "mcp-host" key). */
-function mayHoldConfig(dir: string): boolean {
-  if (SEARCH_PLACES.slice(1).some((place) => existsSync(join(dir, place)))) return true;
+/** The configuration `content` of `file` holds: undefined when empty (or only comments), NO_KEY for such a package.json. */
+async function parse(file: string, content: string): Promise<unknown> {
+  if (content.trim() === "") return undefined;
+  const loaded = await LOADERS[extname(file)]!(file, content);
+  if (basename(file) !== "package.json") return loaded;
+  const config = isRecord(loaded) ? loaded["mcp-host"] : undefined;
+  return config === undefined || config === null ? NO_KEY : config;
+}
+
+async function readNamed(file: string): Promise<ReadConfig> {
+  const refused = explicitFileProblem(file);
+  if (refused !== undefined) return problem(refused);
+  let config: unknown;
   try {
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as unknown;
-    return typeof pkg === "object" && pkg !== null && "mcp-host" in pkg;
-  } catch {
-    // No package.json, or one that is not JSON (discovery reports that); a broken one might hold the key: look.
-    return existsSync(join(dir, "package.json"));
+    config = await parse(file, await readFile(file, "utf8"));
+  } catch (error) {
+    return readFailure(file, error);
   }
+  if (config === NO_KEY) return problem(`${file} has no "mcp-host" key`);
+  return { raw: config, source: file, problems: [] };
+}
+
+async function search(dir: string): Promise<ReadConfig> {
+  for (const place of SEARCH_PLACES) {
+    const file = join(dir, place);
+    let content: string;
+    try {
+      content = await readFile(file, "utf8");
+    } catch (error) {
+      if (NOT_A_FILE.has((error as { code?: unknown } | null)?.code as string)) continue;
+      return readFailure(file, error);
+    }
+    let config: unknown;
+    try {
+      config = await parse(file, content);
+    } catch (error) {
+      return readFailure(file, error);
+    }
+    if (config !== undefined && config !== NO_KEY) return { raw: config, source: file, problems: [] };
+  }
+  return { raw: undefined, problems: [] };
 }
 
 /**
@@ -91,25 +133,5 @@ function mayHoldConfig(dir: string): boolean {
  * const { raw, source, problems } = await readConfigFile({ cwd: "/srv/app" });
  */
 export async function readConfigFile(options: { cwd: string; file?: string }): Promise<ReadConfig> {
-  // Most runs have no config file: look before importing cosmiconfig (a cold start counts every import).
-  if (options.file === undefined && !mayHoldConfig(resolve(options.cwd))) return { raw: undefined, problems: [] };
-  const { cosmiconfig } = await import("cosmiconfig");
-  const explorer = cosmiconfig("mcp-host", { searchPlaces: [...SEARCH_PLACES], searchStrategy: "none", cache: false, loaders: LOADERS });
-  const file = options.file === undefined ? undefined : resolve(options.cwd, options.file);
-  if (file !== undefined) {
-    const refused = explicitFileProblem(file);
-    if (refused !== undefined) return problem(refused);
-  }
-  let result: CosmiconfigResult;
-  try {
-    result = file === undefined ? await explorer.search(resolve(options.cwd)) : await explorer.load(file);
-  } catch (error) {
-    const failed = (error as { filepath?: unknown } | null)?.filepath;
-    return readFailure(typeof failed === "string" ? failed : (file ?? resolve(options.cwd)), error);
-  }
-  if (result === null) {
-    if (file === undefined) return { raw: undefined, problems: [] };
-    return problem(`${file} has no "mcp-host" key`);
-  }
-  return { raw: result.config, source: result.filepath, problems: [] };
+  return options.file === undefined ? search(resolve(options.cwd)) : readNamed(resolve(options.cwd, options.file));
 }

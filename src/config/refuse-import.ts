@@ -1,6 +1,7 @@
 /**
- * cosmiconfig 9 merges in other files named by a `$import` key. mcp-host refuses it: secret references are resolved
- * relative to the one file that holds them, and a deployment's configuration should be readable in one place.
+ * cosmiconfig merges in other files named by a `$import` key; a file written for it is refused, not read as an
+ * unknown key, so its author learns why. mcp-host does not merge: secret references are resolved relative to the
+ * one file that holds them, and a deployment's configuration should be readable in one place.
  */
 import { basename } from "node:path";
 import { ConfigFileError } from "./config-file-error.js";

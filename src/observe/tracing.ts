@@ -22,6 +22,7 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
+import { TRACEPARENT_META_KEY } from "@modelcontextprotocol/server";
 import type { ObservedEnd, ObservedRequest } from "../host/observer.js";
 
 /**
@@ -64,7 +65,7 @@ function hasSpan(ctx: Context): boolean {
  * contextFromMeta({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
  */
 export function contextFromMeta(meta: Readonly<Record<string, unknown>> | undefined): Context | undefined {
-  if (meta === undefined || typeof meta.traceparent !== "string") return undefined;
+  if (meta === undefined || typeof meta[TRACEPARENT_META_KEY] !== "string") return undefined;
   const extracted = safely(() => propagation.extract(ROOT_CONTEXT, meta, META_GETTER), ROOT_CONTEXT);
   return hasSpan(extracted) ? extracted : undefined;
 }

@@ -14,7 +14,7 @@ import { ListingChecks } from "./call/structured-output.js";
 import { runToolCall, type CallTarget } from "./call/tool-call.js";
 import type { WatchStream } from "./catalog/watch.js";
 import { ServerTable, type Upstream } from "./catalog/server-table.js";
-import { compareNames } from "./compare.js";
+import { compareNames } from "../compare.js";
 import { guardOnExit } from "./connect/exit-guard.js";
 import { resolveLimits, type Limits } from "./limits.js";
 import type {

@@ -48,6 +48,18 @@ describe("mcp-host --help, --version and usage errors", { timeout: 60_000 }, () 
       [["serve", "--port", "-1"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "-1"'],
       [["serve", "--port"], 'mcp-host: CLI_USAGE: --port needs a value (N). Run "mcp-host serve --help" for the options.'],
       [["serve", "--frobnicate"], 'mcp-host: CLI_USAGE: unknown option "--frobnicate" for "mcp-host serve". Run "mcp-host serve --help" for the options.'],
+      [["serve", "--frobnicate=1"], 'mcp-host: CLI_USAGE: unknown option "--frobnicate" for "mcp-host serve". Run "mcp-host serve --help" for the options.'],
+      [["serve", "-x"], 'mcp-host: CLI_USAGE: unknown option "-x" for "mcp-host serve". Run "mcp-host serve --help" for the options.'],
+      [["serve", "-p"], 'mcp-host: CLI_USAGE: --port needs a value (N). Run "mcp-host serve --help" for the options.'],
+      [["toolsets", "--extension"], 'mcp-host: CLI_USAGE: --extension needs a value (a,b). Run "mcp-host toolsets --help" for the options.'],
+      [["serve", "--port="], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got ""'],
+      [["serve", "--port", "--json"], 'mcp-host: CLI_USAGE: --port must be a whole number from 0 to 65535, got "--json"'],
+      [["serve", "--help=yes"], 'mcp-host: CLI_USAGE: --help takes no value. Run "mcp-host serve --help" for the options.'],
+      [
+        ["stdio", "-p", "3000"],
+        'mcp-host: CLI_USAGE: -p is not an option of "mcp-host stdio" (it belongs to serve, dev). Run "mcp-host stdio --help" for the options.',
+      ],
+      [["check", "x"], 'mcp-host: CLI_USAGE: too many arguments: x. Run "mcp-host check --help" for the options.'],
       [
         ["stdio", "--port", "3000"],
         'mcp-host: CLI_USAGE: --port is not an option of "mcp-host stdio" (it belongs to serve, dev). Run "mcp-host stdio --help" for the options.',

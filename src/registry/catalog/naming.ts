@@ -6,7 +6,7 @@
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from "@modelcontextprotocol/client";
 import { assignNames, cleanName, splitQualified } from "../../names.js";
-import { compareNames, longestFirst } from "../compare.js";
+import { compareNames, longestFirst } from "../../compare.js";
 import type { RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../types.js";
 import type { ServerListing } from "./listing.js";
 
