@@ -87,7 +87,7 @@ export function testSource(n: ScaffoldNames): string {
   return `// Runs the extension through a real MCP client, in-process: no server, no port.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildHost, connectInProcess } from "mcp-host/host";
+import { buildHost, connectInProcess } from "mcp-host/testing";
 import extension from "./index.js";
 
 test("greet answers through a real MCP client", async () => {
