@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Installs the frameworks the benchmarks compare against (bench/package.json) into bench/node_modules when they are
+// Installs the frameworks and gateways the benchmarks compare against (bench/package.json, pinned: fastmcp, mcp-use,
+// mcp-proxy, supergateway) into bench/node_modules when they are
 // missing or the lockfile changed. They live apart from the project on purpose: mcp-use declares Node 22 in its
 // engines although it runs on Node 20, and the project's own `npm ci` must stay free of engine warnings.
 import { spawnSync } from "node:child_process";

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Measured } from "./measure.js";
 import type { Memory } from "./peer-process.js";
 import { SERVER_ENV } from "./peer-process.js";
-import { childrenOf, cpuMicros, rssBytes } from "./proc.js";
+import { childrenOf, cpuMicros, rssBytes, treeCpuMicros } from "./proc.js";
 import { stdioEnv } from "./stdio-client.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -35,6 +35,8 @@ export interface CliHostOptions {
   logLevel?: "debug" | "info" | "warn" | "error";
   /** Preload bench/servers/cli-probe.mjs over an IPC channel (with --expose-gc): `memory()`, and no orphan. */
   probe?: boolean;
+  /** Another built CLI to run (another checkout's `dist/cli/main.js`, to compare builds in one run); default: this one's. */
+  cli?: string;
 }
 
 /**
@@ -55,6 +57,8 @@ export class CliHost implements Measured {
   private readonly exited: Promise<void>;
   /** After the exit, once its stdout and stderr are closed too: every line it wrote has been read. */
   private readonly closed: Promise<void>;
+  /** The process and everything it started (a stdio upstream), reaped children included. */
+  readonly tree: Pick<Measured, "cpuMicros"> = { cpuMicros: () => treeCpuMicros(this.pid) };
 
   private constructor(
     private readonly child: ChildProcess,
@@ -81,7 +85,7 @@ export class CliHost implements Measured {
     ];
     const args = [
       ...execArgv,
-      CLI,
+      options.cli ?? CLI,
       "serve",
       "--port",
       "0",

@@ -1,7 +1,9 @@
 /**
  * Scenario 5's tables: every subject's row (with the upstream's CPU beside the server's), each proxied case
- * against the upstream called directly (throughput ratio, p50 and p99 deltas), and where a proxied call's CPU goes
- * (mcp-host, the upstream, and mcp-host's own cost over the same echo served natively).
+ * against the upstream called directly (throughput ratio, p50 and p99 deltas), where a proxied call's CPU goes
+ * (mcp-host, the upstream, and mcp-host's own cost over the same echo served natively), and every gateway of a case
+ * side by side — mcp-host, the third-party gateways (mcp-proxy, supergateway), a compared mcp-host build — with
+ * what each adds over direct and its CPU per call, its own process's and its whole process tree's.
  */
 import { fixed, mib, ms, percent, ratio } from "./format.js";
 import type { Row } from "./measure.js";
@@ -15,6 +17,23 @@ export interface GatewayCase {
   direct: string;
   via: string;
   native: string;
+  /** Other gateways fronting the same upstream in the same client era: subject id → the gateway's name. */
+  others?: ReadonlyArray<{ id: string; gateway: string }>;
+}
+
+/** One gateway of a case at one concurrency. */
+export interface GatewayResult {
+  /** The subject measured, and the gateway's name ("mcp-host", "mcp-proxy", …). */
+  id: string;
+  gateway: string;
+  rps: number;
+  /** Its req/s ÷ the upstream called directly. */
+  throughputRatio: number;
+  p50AddedMs: number;
+  p99AddedMs: number;
+  /** CPU per call (µs) of the gateway's own process, and of its whole process tree (upstreams included, reaped ones too). */
+  ownMicros: number;
+  treeMicros: number;
 }
 
 /** One case at one concurrency, as latest.json keeps it. */
@@ -36,6 +55,21 @@ export interface CaseResult {
   upstreamViaMicros: number;
   hostViaMicros: number;
   hostNativeMicros: number;
+  /** mcp-host first, then the case's other gateways, each against the same direct subject. */
+  gateways: GatewayResult[];
+}
+
+function gatewayResult(id: string, gateway: string, row: Row, direct: Row): GatewayResult {
+  return {
+    id,
+    gateway,
+    rps: row.rps,
+    throughputRatio: row.rps / direct.rps,
+    p50AddedMs: row.p50Ms - direct.p50Ms,
+    p99AddedMs: row.p99Ms - direct.p99Ms,
+    ownMicros: row.cpuPerRequestMicros,
+    treeMicros: row.treeCpuPerRequestMicros ?? NaN,
+  };
 }
 
 export function caseResult(rows: readonly Row[], c: GatewayCase, concurrency: number): CaseResult | undefined {
@@ -58,6 +92,53 @@ export function caseResult(rows: readonly Row[], c: GatewayCase, concurrency: nu
     upstreamViaMicros: via.upstreamCpuPerRequestMicros ?? NaN,
     hostViaMicros: via.cpuPerRequestMicros,
     hostNativeMicros: native?.cpuPerRequestMicros ?? NaN,
+    gateways: [
+      gatewayResult(c.via, "mcp-host", via, direct),
+      ...(c.others ?? []).flatMap((o) => {
+        const row = findRow(rows, o.id, "call", concurrency);
+        return row ? [gatewayResult(o.id, o.gateway, row, direct)] : [];
+      }),
+    ],
+  };
+}
+
+/** Every gateway of every case side by side; mcp-host ÷ each other gateway in req/s and in process-tree CPU per call. */
+export function gatewaysTable(results: readonly CaseResult[], labels: ReadonlyMap<string, string>): Table {
+  return {
+    title: "Every gateway in front of the same upstream: through it ÷ direct, the latency it adds, its CPU per call",
+    columns: [
+      "case",
+      "c",
+      "gateway",
+      "req/s",
+      "÷ direct",
+      "Δ p50 ms",
+      "Δ p99 ms",
+      "gateway process µs/call",
+      "gateway tree µs/call",
+      "mcp-host ÷ it, req/s",
+      "mcp-host tree CPU ÷ its",
+    ],
+    rows: results.flatMap((r) => {
+      const host = r.gateways[0]!;
+      return r.gateways.map((g) => [
+        labels.get(r.case) ?? r.case,
+        String(r.concurrency),
+        g.gateway,
+        fixed(g.rps),
+        ratio(g.throughputRatio),
+        signed(g.p50AddedMs),
+        signed(g.p99AddedMs),
+        fixed(g.ownMicros),
+        fixed(g.treeMicros),
+        g === host ? "–" : ratio(host.rps / g.rps),
+        g === host ? "–" : ratio(host.treeMicros / g.treeMicros),
+      ]);
+    }),
+    notes: [
+      "gateway process: the CPU of the process the client talks to. gateway tree: that process and every process it started — the stdio upstream, one per session or per request for supergateway — including those it already reaped (/proc utime + stime + cutime + cstime), so every gateway pays for its own upstream.",
+      "mcp-host ÷ it, req/s > 1 and tree CPU ÷ its < 1 mean mcp-host is ahead.",
+    ],
   };
 }
 
@@ -80,6 +161,7 @@ export function subjectTable(rows: readonly Row[], concurrency: number, legs: Re
       "p99 ms",
       "srv µs/req",
       "upstream µs/req",
+      "tree µs/req",
       "srv CPU",
       "upstream CPU",
       "load CPU",
@@ -98,6 +180,7 @@ export function subjectTable(rows: readonly Row[], concurrency: number, legs: Re
         ms(row.p99Ms),
         fixed(row.cpuPerRequestMicros),
         fixed(row.upstreamCpuPerRequestMicros ?? NaN),
+        fixed(row.treeCpuPerRequestMicros ?? NaN),
         percent(row.serverCpuPercent),
         percent(row.upstreamCpuPercent ?? NaN),
         percent(row.loadCpuPercent),
@@ -105,7 +188,7 @@ export function subjectTable(rows: readonly Row[], concurrency: number, legs: Re
         String(row.errors),
       ]),
     notes: [
-      "srv: the process the load generator talks to (the upstream itself when called directly, mcp-host when proxied). upstream: the upstream's process behind mcp-host, read over the same timed windows.",
+      "srv: the process the load generator talks to (the upstream itself when called directly, the gateway when proxied). upstream: the upstream's process behind mcp-host, read over the same timed windows. tree: the gateway's whole process tree, its upstreams included (reaped ones too).",
     ],
   };
 }
@@ -192,6 +275,10 @@ export function gatewayRatios(results: readonly CaseResult[], labels: ReadonlyMa
         name: `direct ÷ through mcp-host, ${where}, CPU per call (upstream µs ÷ (host + upstream) µs)`,
         value: r.upstreamDirectMicros / (r.hostViaMicros + r.upstreamViaMicros),
       },
+      ...r.gateways.slice(1).flatMap((g) => [
+        { name: `mcp-host ÷ ${g.gateway}, ${where}, req/s`, value: r.gateways[0]!.rps / g.rps },
+        { name: `${g.gateway} ÷ mcp-host, ${where}, process-tree CPU per call`, value: g.treeMicros / r.gateways[0]!.treeMicros },
+      ]),
     ];
   });
 }

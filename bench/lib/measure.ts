@@ -44,6 +44,8 @@ export interface Subject {
   stdio?: string;
   /** A process behind the server (a gateway's upstream): its CPU is read over the same windows. */
   upstream?: Measured;
+  /** The server's whole process tree (a gateway and the upstreams it started, reaped ones included), read alike. */
+  tree?: Pick<Measured, "cpuMicros">;
   era: Era;
   op: Op;
   /** Tools its tools/list must return. */
@@ -65,6 +67,8 @@ export interface Round {
   upstreamCpuMicros?: number;
   /** Lines the server wrote on stderr over the timed window, when they are counted. */
   logLines?: number;
+  /** The server's process tree's CPU over the timed window (µs), when the subject has one. */
+  treeCpuMicros?: number;
 }
 
 export interface Row {
@@ -88,6 +92,8 @@ export interface Row {
   upstreamCpuPercent?: number;
   /** Log lines the server wrote per checked answer, when they are counted. */
   logLinesPerRequest?: number;
+  /** The server's whole process tree's CPU per checked answer (µs), when the subject has one. */
+  treeCpuPerRequestMicros?: number;
   loadCpuPercent: number;
   rssBytes: number;
   /** Wrong answers (warm-ups included). */
@@ -152,9 +158,11 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
         const cpuBefore = subject.peer.cpuMicros();
         const upstreamBefore = subject.upstream?.cpuMicros();
         const linesBefore = subject.peer.logLines?.();
+        const treeBefore = subject.tree?.cpuMicros();
         const sample = await loadgen.drive(key(subject), subject.op, timing.measureMs, true);
         const cpuMicros = subject.peer.cpuMicros() - cpuBefore;
         const upstreamCpuMicros = upstreamBefore === undefined ? undefined : subject.upstream!.cpuMicros() - upstreamBefore;
+        const treeCpuMicros = treeBefore === undefined ? undefined : subject.tree!.cpuMicros() - treeBefore;
         // The lines of the window's last answers may still be in the pipe: a window's count can be a few short.
         const logLines = linesBefore === undefined ? undefined : subject.peer.logLines!() - linesBefore;
         absorbFailures(tally, sample);
@@ -168,6 +176,7 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
           loadCpuMicros: sample.loadCpuMicros,
           ...(upstreamCpuMicros === undefined ? {} : { upstreamCpuMicros }),
           ...(logLines === undefined ? {} : { logLines }),
+          ...(treeCpuMicros === undefined ? {} : { treeCpuMicros }),
         });
         for (const latency of sample.latencies) tally.latencies.push(latency);
         context.log(
@@ -188,6 +197,7 @@ function toRow(subject: Subject, concurrency: number, tally: Tally): Row {
   const latencies = tally.latencies.sort((a, b) => a - b);
   const upstream = subject.upstream ? sum(tally.rounds.map((r) => r.upstreamCpuMicros ?? 0)) : undefined;
   const logLines = tally.rounds.some((r) => r.logLines !== undefined) ? sum(tally.rounds.map((r) => r.logLines ?? 0)) : undefined;
+  const tree = subject.tree ? sum(tally.rounds.map((r) => r.treeCpuMicros ?? 0)) : undefined;
   return {
     id: subject.id,
     label: subject.label,
@@ -205,6 +215,7 @@ function toRow(subject: Subject, concurrency: number, tally: Tally): Row {
       ? {}
       : { upstreamCpuPerRequestMicros: ok > 0 ? upstream / ok : NaN, upstreamCpuPercent: seconds > 0 ? (upstream / 1e6 / seconds) * 100 : NaN }),
     ...(logLines === undefined ? {} : { logLinesPerRequest: ok > 0 ? logLines / ok : NaN }),
+    ...(tree === undefined ? {} : { treeCpuPerRequestMicros: ok > 0 ? tree / ok : NaN }),
     loadCpuPercent: seconds > 0 ? (sum(tally.rounds.map((r) => r.loadCpuMicros)) / 1e6 / seconds) * 100 : NaN,
     rssBytes: Math.max(...tally.rounds.map((r) => r.rssBytes)),
     errors: tally.errors,

@@ -5,8 +5,10 @@
  *
  *   npm run bench -- [--quick] [--scenario echo[,sessions]] [--concurrency 16] [--peers mcp-host,sdk-v2]
  *                    [--rounds N] [--seconds S] [--out DIR] [--cpu-prof [--profile-peers mcp-host,sdk-v2]]
- *                    [--ops call]
+ *                    [--ops call] [--compare-cli ../main/dist/cli/main.js]
  */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PEER_IDS } from "../servers/peer.js";
@@ -30,6 +32,8 @@ export interface Options {
   cpuProf: boolean;
   /** Which peers' processes --cpu-prof profiles (default: mcp-host). */
   profilePeers: string[];
+  /** Scenario 5: another build's CLI (its `dist/cli/main.js`) whose gateways are measured in the same run. */
+  compareCli?: string;
 }
 
 const OPS: readonly string[] = ["call", "list", "churn"] satisfies Op[];
@@ -70,6 +74,7 @@ export function parseOptions(argv: readonly string[]): Options {
       out: { type: "string" },
       "cpu-prof": { type: "boolean" },
       "profile-peers": { type: "string" },
+      "compare-cli": { type: "string" },
     },
   });
   const scenarios = list(values.scenario) ?? [...SCENARIO_NAMES];
@@ -90,6 +95,8 @@ export function parseOptions(argv: readonly string[]): Options {
     if (!Number.isInteger(n) || n <= 0) throw new Error(`--concurrency takes whole numbers, got "${c}"`);
     return n;
   });
+  const compareCli = values["compare-cli"] === undefined ? undefined : resolve(values["compare-cli"]);
+  if (compareCli !== undefined && !existsSync(compareCli)) throw new Error(`--compare-cli: no built CLI at ${compareCli} (build that checkout first)`);
   const quick = values.quick ?? false;
   const base = quick ? QUICK_TIMING : FULL_TIMING;
   const seconds = positive(values.seconds, "seconds");
@@ -104,5 +111,6 @@ export function parseOptions(argv: readonly string[]): Options {
     timing: { ...base, ...(seconds ? { measureMs: seconds * 1000 } : {}), ...(rounds ? { rounds: Math.round(rounds) } : {}) },
     cpuProf: values["cpu-prof"] ?? false,
     profilePeers,
+    ...(compareCli ? { compareCli } : {}),
   };
 }

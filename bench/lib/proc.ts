@@ -60,3 +60,50 @@ export function rssBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
   return match ? Number(match[1]) * 1024 : NaN;
 }
+
+/** Every live descendant of `pid` (children, their children, …). */
+export function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const parent = Number(statFields(Number(name))[1]);
+      const list = parents.get(parent) ?? [];
+      list.push(Number(name));
+      parents.set(parent, list);
+    } catch {
+      // it exited while we looked
+    }
+  }
+  const found: number[] = [];
+  for (let queue = [...(parents.get(pid) ?? [])]; queue.length > 0; ) {
+    const next = queue.shift()!;
+    found.push(next);
+    queue.push(...(parents.get(next) ?? []));
+  }
+  return found;
+}
+
+/** utime + stime + cutime + cstime of one process (µs): its own CPU and that of the children it reaped. */
+function ownAndReapedMicros(pid: number): number {
+  const fields = statFields(pid);
+  return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1e6) / clockTicks();
+}
+
+/**
+ * CPU time (µs) of a whole process tree so far: the process, every live descendant, and every descendant already
+ * reaped (the kernel adds a reaped child's time, its own reaped children's included, to its parent's cutime/cstime).
+ * A child that exits between two readings moves from "live" into its parent's reaped time, so the sum stays whole —
+ * which is what a gateway that starts an upstream per request or per session costs.
+ */
+export function treeCpuMicros(pid: number): number {
+  let total = ownAndReapedMicros(pid);
+  for (const child of descendantsOf(pid)) {
+    try {
+      total += ownAndReapedMicros(child);
+    } catch {
+      // it exited while we looked: its time is in its parent's reaped time at the next reading
+    }
+  }
+  return total;
+}

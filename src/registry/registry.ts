@@ -8,6 +8,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@model
 import { McpHostError, messageOf } from "../errors.js";
 import { createLogger } from "../logger.js";
 import type { InputLeg, InputRounds } from "./call/input-required.js";
+import { forwardUpstream } from "./call/forward-call.js";
 import { invokeUpstream, UpstreamFailure } from "./call/invoke.js";
 import { ServerRequestRouter, type InFlightCall } from "./call/server-requests.js";
 import { ListingChecks } from "./call/structured-output.js";
@@ -16,6 +17,8 @@ import type { WatchStream } from "./catalog/watch.js";
 import { ServerTable, type Upstream } from "./catalog/server-table.js";
 import { compareNames } from "../compare.js";
 import { guardOnExit } from "./connect/exit-guard.js";
+import type { ForwardRequest } from "./forward/forwarder.js";
+import { normalised, plainName } from "./forward/forwardable.js";
 import { resolveLimits, type Limits } from "./limits.js";
 import type {
   CallToolOptions,
@@ -86,6 +89,15 @@ export class McpRegistry implements AsyncDisposable {
    */
   status(): ServerStatus[] {
     return this.table.status();
+  }
+
+  /**
+   * The era a server's connection negotiated, once connected (undefined before, and for an unknown server).
+   * @example
+   * registry.eraOf("git") // "legacy"
+   */
+  eraOf(server: string): "legacy" | "modern" | undefined {
+    return this.table.has(server) ? this.table.get(server).connection.era : undefined;
   }
 
   /**
@@ -172,6 +184,12 @@ export class McpRegistry implements AsyncDisposable {
         structuredContent: this.options.structuredContent ?? "error",
         limits: (spec, opts) => ({ idle: opts.timeoutMs ?? this.limits.timeoutOf(spec), total: this.limits.totalOf(spec) }),
         invoke: (target, call, mayRerun, send) => this.invoke(this.table.get(target.spec.name), call, mayRerun, options, send),
+        ...(this.forwards(options)
+          ? {
+              forward: (target, call, mayRerun, request, fallback) =>
+                this.forward(this.table.get(target.spec.name), call, mayRerun, options, request, fallback),
+            }
+          : {}),
       },
       name,
       args,
@@ -204,8 +222,13 @@ export class McpRegistry implements AsyncDisposable {
       server = found.entry.server;
       upstreamUri = found.entry.upstreamUri;
     }
-    return this.request<MaybeInputRequired<M, ReadResourceResult>>(server, `resource "${uri}"`, options, (client, leg, inputs) =>
-      client.readResource({ uri: upstreamUri, ...inputs } as never, leg),
+    const meta = options.meta === undefined ? {} : { _meta: options.meta };
+    return this.request<MaybeInputRequired<M, ReadResourceResult>>(
+      server,
+      `resource "${uri}"`,
+      options,
+      (client, leg, inputs) => client.readResource({ uri: upstreamUri, ...meta, ...inputs } as never, leg),
+      { method: "resources/read", params: { uri: upstreamUri, ...meta } },
     );
   }
 
@@ -226,8 +249,13 @@ export class McpRegistry implements AsyncDisposable {
       throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
     if (found.kind !== "found") throw new McpHostError("MCP_PROMPT_UNKNOWN", `no server offers a prompt named "${name}"`);
     const { server, upstreamName } = found.entry;
-    return this.request<MaybeInputRequired<M, GetPromptResult>>(server, `prompt "${name}"`, options, (client, leg, inputs) =>
-      client.getPrompt({ name: upstreamName, arguments: args, ...inputs } as never, leg),
+    const meta = options.meta === undefined ? {} : { _meta: options.meta };
+    return this.request<MaybeInputRequired<M, GetPromptResult>>(
+      server,
+      `prompt "${name}"`,
+      options,
+      (client, leg, inputs) => client.getPrompt({ name: upstreamName, arguments: args, ...meta, ...inputs } as never, leg),
+      plainName(upstreamName) ? { method: "prompts/get", name: upstreamName, params: { name: upstreamName, arguments: args, ...meta } } : undefined,
     );
   }
 
@@ -238,10 +266,12 @@ export class McpRegistry implements AsyncDisposable {
   }
 
   /** readResource and getPrompt: a read, safe to repeat; its failure is thrown as an McpHostError. */
-  private async request<T>(server: string, what: string, options: RegistryRequestOptions, send: Send): Promise<T> {
+  private async request<T>(server: string, what: string, options: RegistryRequestOptions, send: Send, forwardable?: ForwardRequest): Promise<T> {
     const upstream = this.table.get(server);
+    const call = { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) };
+    const invoke = () => this.invoke<T>(upstream, call, true, options, send);
     try {
-      return await this.invoke<T>(upstream, { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) }, true, options, send);
+      return await (forwardable && this.forwards(options) ? this.forward<T>(upstream, call, true, options, forwardable, invoke) : invoke());
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
       const subject = `${what} on server "${server}"`;
@@ -280,6 +310,49 @@ export class McpRegistry implements AsyncDisposable {
       end();
       controller.abort();
     });
+  }
+
+  /**
+   * Whether a request with these options may be forwarded (callTool's `forward`): asked for, a first round, and — on a
+   * 2026-07-28 connection — with its `input_required` handed back rather than answered here.
+   */
+  private forwards(options: RegistryRequestOptions & CallToolOptions): boolean {
+    return options.forward === true && options.inputResponses === undefined && options.requestState === undefined && options.inputRequired === "return";
+  }
+
+  /** Runs one forwarded request with the registry's limits and retry rule; `fallback` is the client round. */
+  private async forward<T>(
+    upstream: Upstream,
+    call: InFlightCall,
+    mayRerun: boolean,
+    options: RegistryRequestOptions & CallToolOptions,
+    request: ForwardRequest,
+    fallback: () => Promise<T>,
+  ): Promise<T> {
+    const { spec, connection } = upstream;
+    // A server-to-client request pushed during the call is tied to it as for a client round (ServerRequestRouter).
+    const end = this.router.begin(options.signal ? { ...call, signal: options.signal } : call);
+    try {
+      const result = await forwardUpstream<Record<string, unknown> | T>(
+        {
+          connection,
+          openTimeoutMs: this.limits.startupMs,
+          timeoutMs: options.timeoutMs ?? this.limits.timeoutOf(spec),
+          maxTotalMs: this.limits.totalOf(spec),
+          clock: this.limits.clock,
+          mayRerun,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+          afterReconnect: () => this.table.relist(spec.name),
+          onReconnectFailed: (error) => this.table.reportFailure(spec.name, "connect", "reconnected", error),
+        },
+        request,
+        fallback as () => Promise<Record<string, unknown>>,
+      );
+      return normalised(result as Record<string, unknown>, request.method) as T;
+    } finally {
+      end();
+    }
   }
 
   /**

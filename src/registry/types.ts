@@ -292,6 +292,13 @@ export interface CallToolOptions extends InputRoundOptions {
   onServerRequest?: ServerRequestRelay;
   /** Decides approval for this call (preferred over spec and registry handlers). */
   approve?: ApprovalHandler;
+  /**
+   * Forward the call on the connection's raw channel when it needs nothing but forwarding — a first round, of a tool
+   * with no `outputSchema`, on a stdio or plain HTTP connection — instead of an SDK client round: the same limits,
+   * retry rule, errors and result, at a fraction of the cost (docs/registry.md, "Forwarded calls"). Anything else runs
+   * the client round as always.
+   */
+  forward?: boolean;
 }
 
 /** Per-call options of readResource and getPrompt. */
@@ -299,4 +306,8 @@ export interface RegistryRequestOptions extends InputRoundOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onServerRequest?: ServerRequestRelay;
+  /** Sent as the request's `_meta`. */
+  meta?: Record<string, unknown>;
+  /** As for callTool: a first round is forwarded on the connection's raw channel when it can be. */
+  forward?: boolean;
 }

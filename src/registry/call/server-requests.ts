@@ -69,6 +69,14 @@ export class ServerRequestRouter implements ClientSetup {
     if (kinds.includes("roots")) client.setRequestHandler("roots/list", answer("roots/list"));
   }
 
+  /** Answers a request pushed on a forwarded request's stream, as `install`'s handlers answer one on the client. */
+  answerPushed(spec: ServerSpecification, method: string, params: Record<string, unknown>): Promise<unknown> {
+    if (!KIND_OF[method] || !this.kinds(spec).includes(KIND_OF[method]!)) {
+      return Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${method}`));
+    }
+    return this.answer(spec, method as UpstreamRequest["method"], params, this.pick(spec.name));
+  }
+
   /** Registers a call in progress; returns its unregistration. */
   begin(call: InFlightCall): () => void {
     const set = this.inflight.get(call.server) ?? new Set<InFlightCall>();

@@ -7,6 +7,8 @@ import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client"
 import type { Logger } from "../../logger.js";
 import type { RegistryIndex } from "../catalog/naming.js";
 import type { Redactor } from "../redact.js";
+import type { ForwardRequest } from "../forward/forwarder.js";
+import { forwardableTool } from "../forward/forwardable.js";
 import type { ApprovalHandler, CallToolOptions, ServerSpecification } from "../types.js";
 import { askApproval, needsApproval } from "./approval.js";
 import { isInputRequired, type InputLeg } from "./input-required.js";
@@ -44,6 +46,14 @@ export interface ToolCallDeps {
     call: InFlightCall,
     mayRerun: boolean,
     send: (client: Client, leg: LegOptions, inputs: InputLeg) => Promise<unknown>,
+  ) => Promise<CallToolResult>;
+  /** Forwards the call on the connection's raw channel (present when the caller asked to); `fallback` is `invoke`. */
+  forward?: (
+    target: CallTarget,
+    call: InFlightCall,
+    mayRerun: boolean,
+    request: ForwardRequest,
+    fallback: () => Promise<CallToolResult>,
   ) => Promise<CallToolResult>;
 }
 
@@ -106,19 +116,22 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
   }
   const hints = tool.definition.annotations;
   const mayRerun = hints?.readOnlyHint === true || hints?.idempotentHint === true;
-  const { outputSchema: _ignored, ...definition } = tool.definition; // header mirroring only: the registry checks output itself
   let result: CallToolResult;
-  try {
-    result = await deps.invoke(
-      target,
-      { server: spec.name, tool: tool.upstreamName, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) },
-      mayRerun,
-      (client, leg, inputs) =>
-        client.callTool({ name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}), ...inputs } as never, {
-          ...leg,
-          toolDefinition: definition as Tool,
-        }),
+  const call = { server: spec.name, tool: tool.upstreamName, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) };
+  const invoke = () => {
+    const { outputSchema: _ignored, ...definition } = tool.definition; // header mirroring only: the registry checks output itself
+    return deps.invoke(target, call, mayRerun, (client, leg, inputs) =>
+      client.callTool({ name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}), ...inputs } as never, {
+        ...leg,
+        toolDefinition: definition as Tool,
+      }),
     );
+  };
+  try {
+    if (deps.forward !== undefined && forwardableTool(tool.definition)) {
+      const params = { name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
+      result = await deps.forward(target, call, mayRerun, { method: "tools/call", name: tool.upstreamName, params }, invoke);
+    } else result = await invoke();
   } catch (error) {
     if (error instanceof UpstreamFailure) return failureResult(deps, target, tool.name, error, options);
     throw error;

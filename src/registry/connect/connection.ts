@@ -8,6 +8,7 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type ClientCapabilities,
+  type JSONRPCMessage,
   type McpSubscription,
   type PriorDiscovery,
   type Transport,
@@ -19,7 +20,10 @@ import { classifyFailure, failureDetail } from "../failure.js";
 import { waitAtMost } from "../limits.js";
 import type { Redactor } from "../redact.js";
 import type { ServerSpecification, ServerStatus } from "../types.js";
-import { negotiationFor, verdictOf } from "./era.js";
+import { HttpForwarder, httpForwardingReady } from "../forward/http-forwarder.js";
+import type { Forwarder } from "../forward/forwarder.js";
+import { stdioForwarder } from "../forward/stdio-forwarder.js";
+import { MODERN_PROTOCOL_VERSION, negotiationFor, verdictOf } from "./era.js";
 import { LinearSchemaValidator } from "./schema-validator.js";
 import { StdioProcessTransport, type ChildExit } from "./stdio-process.js";
 
@@ -29,6 +33,8 @@ export interface ClientSetup {
   capabilities(spec: ServerSpecification): ClientCapabilities;
   /** Installs the client's handlers for requests the server pushes. */
   install(client: Client, spec: ServerSpecification): void;
+  /** Answers a request the server pushed on a forwarded request's HTTP stream, as the installed handlers would. */
+  answerPushed(spec: ServerSpecification, method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
 /** What a connection needs from its registry. */
@@ -96,6 +102,8 @@ export class ServerConnection {
   private closed = false;
   /** How the last stdio child ended, when a connect failed because it exited. */
   lastExit?: ChildExit;
+  /** The raw forwarding channel of a client's transport, made on first use; only ever used with that same client. */
+  private forwarding?: { client: Client; forwarder: Forwarder };
 
   constructor(
     readonly spec: ServerSpecification,
@@ -156,9 +164,68 @@ export class ServerConnection {
     if (this.transport instanceof StdioProcessTransport) this.transport.killNow();
   }
 
+  /**
+   * The raw forwarding channel of the live connection (forward/), or undefined when there is none to share: not
+   * connected, or a transport whose requests only the SDK client can make — a custom one, or HTTP with an auth
+   * provider or a fetch of its own (tokens refreshed on 401, headers computed per request).
+   */
+  forwarder(): Forwarder | undefined {
+    const client = this.client;
+    if (!client || this.state !== "connected") return undefined;
+    // A channel belongs to the transport it was made on: after a reconnect (or an unexpected close) it is a new one.
+    if (this.forwarding?.client === client) return this.forwarding.forwarder;
+    this.dropForwarding();
+    const spec = this.spec;
+    const era = client.getProtocolEra() === "modern" ? "modern" : "legacy";
+    const envelope =
+      era === "modern"
+        ? {
+            "io.modelcontextprotocol/protocolVersion": MODERN_PROTOCOL_VERSION,
+            "io.modelcontextprotocol/clientInfo": this.deps.clientInfo,
+            "io.modelcontextprotocol/clientCapabilities": this.deps.setup.capabilities(spec),
+          }
+        : undefined;
+    const transport = this.transport;
+    let forwarder: Forwarder | undefined;
+    if (transport instanceof StdioProcessTransport) forwarder = stdioForwarder(transport, transport.forwarded, era, envelope);
+    else if (transport instanceof StreamableHTTPClientTransport && spec.transport === "http" && !spec.authProvider && !spec.fetch && httpForwardingReady()) {
+      forwarder = new HttpForwarder({
+        url: new URL(spec.url),
+        headers: { ...spec.headers },
+        era,
+        session: () => ({
+          ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
+          ...(transport.protocolVersion === undefined ? {} : { protocolVersion: transport.protocolVersion }),
+        }),
+        ...(envelope ? { envelope } : {}),
+        answer: (request) => this.answerPushed(request),
+      });
+    }
+    if (forwarder) this.forwarding = { client, forwarder };
+    return forwarder;
+  }
+
+  private dropForwarding(): void {
+    const forwarder = this.forwarding?.forwarder;
+    this.forwarding = undefined;
+    if (forwarder instanceof HttpForwarder) void forwarder.close();
+  }
+
+  /** A pushed request's reply, as a JSON-RPC message (a refusal or a handler's failure as its error). */
+  private async answerPushed(request: { id: string | number; method: string; params?: unknown }): Promise<JSONRPCMessage> {
+    try {
+      const result = await this.deps.setup.answerPushed(this.spec, request.method, (request.params ?? {}) as Record<string, unknown>);
+      return { jsonrpc: "2.0", id: request.id, result: result as Record<string, unknown> };
+    } catch (error) {
+      const e = error as { code?: unknown; message?: unknown };
+      return { jsonrpc: "2.0", id: request.id, error: { code: typeof e.code === "number" ? e.code : -32603, message: String(e.message ?? "refused") } };
+    }
+  }
+
   private async drop(): Promise<void> {
     const client = this.client;
     const subscription = this.subscription;
+    this.dropForwarding();
     this.generation++;
     this.client = undefined;
     this.transport = undefined;
@@ -211,6 +278,7 @@ export class ServerConnection {
       if (generation !== this.generation || this.closed || this.client !== client) return; // a failed connect is reported by open()
       this.state = "broken";
       this.client = undefined;
+      this.dropForwarding();
       void this.transport?.close().catch(() => undefined); // whatever the child left behind in its group
       this.deps.logger.warn("the connection closed unexpectedly; the next use reconnects");
       this.deps.onUnexpectedClose();

@@ -9,6 +9,7 @@ import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } fro
 import { systemClock, type Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import { CHILD_GONE } from "../failure.js";
+import { ForwardedRequests } from "../forward/forwarded-requests.js";
 import { waitAtMost } from "../limits.js";
 import { childEnv } from "./child-env.js";
 import { lineSplitter } from "./line-splitter.js";
@@ -62,6 +63,8 @@ export class StdioProcessTransport implements Transport {
   private closing?: Promise<void>;
   private readonly writing = new Set<Promise<unknown>>();
   private readonly stderrTail: string[] = [];
+  /** Requests forwarded on this pipe beside the SDK client's (forward/): their answers are taken off the reader first. */
+  readonly forwarded = new ForwardedRequests();
 
   private readonly clock: Clock;
 
@@ -187,6 +190,7 @@ export class StdioProcessTransport implements Transport {
         continue;
       }
       if (!message) return;
+      if (this.forwarded.take(message)) continue;
       this.onmessage?.(message);
     }
   }
@@ -195,13 +199,17 @@ export class StdioProcessTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.readBuffer.clear();
-    if (this.writing.size === 0) {
+    const closed = () => {
+      this.forwarded.failAll(); // what was written may have run
       this.onclose?.();
+    };
+    if (this.writing.size === 0) {
+      closed();
       return;
     }
     // Let writes in flight settle first: a request written to a child that was already gone fails with EPIPE (it
     // never reached the server, so it may be retried) and must not be reported as lost in flight by the close.
-    void waitAtMost(this.clock, Promise.allSettled([...this.writing]), WRITE_SETTLE_MS).then(() => this.onclose?.());
+    void waitAtMost(this.clock, Promise.allSettled([...this.writing]), WRITE_SETTLE_MS).then(closed);
   }
 }
 

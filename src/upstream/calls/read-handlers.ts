@@ -34,7 +34,7 @@ async function roundOf<R>(
   redactor: SecretRedactor,
   key: string,
   ctx: RequestContext,
-  run: (inputs: { inputResponses?: Record<string, unknown>; requestState?: string }) => Promise<ReadOutcome<R>>,
+  run: (inputs: { inputResponses?: Record<string, unknown>; requestState?: string; forward?: true; meta?: Record<string, unknown> }) => Promise<ReadOutcome<R>>,
   notFound: { error: () => Error; codes: readonly number[] },
 ): Promise<ReadOutcome<R>> {
   const raw = ctx.requestState();
@@ -42,8 +42,12 @@ async function roundOf<R>(
   if (raw !== undefined && (state?.k !== "upstream" || state.t !== key)) throw invalidParams(`the request state sent does not belong to ${key}`);
   let result: ReadOutcome<R>;
   try {
+    // A first round needs nothing but forwarding (the registry forwards it when it can); the client's `_meta` goes on.
+    const meta = ctx.meta === undefined ? {} : { meta: { ...ctx.meta } };
     result = await run(
-      state?.k === "upstream" ? { inputResponses: { ...(ctx.inputResponses ?? {}) }, ...(state.s === undefined ? {} : { requestState: state.s }) } : {},
+      state?.k === "upstream"
+        ? { inputResponses: { ...(ctx.inputResponses ?? {}) }, ...(state.s === undefined ? {} : { requestState: state.s }), ...meta }
+        : { forward: true, ...meta },
     );
   } catch (error) {
     const code = upstreamCode(error);

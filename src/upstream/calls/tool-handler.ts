@@ -7,7 +7,8 @@
  * - a 2026-07-28 upstream's own `input_required`: handed to the client as the tool's own, the upstream's state inside
  *   the gateway's (sealed by the host), and sent back with the answers on the next round — nothing kept here;
  * - a 2025 upstream's pushed requests: the call pauses with the questions and goes on when the answers come.
- * The common path — no approval, no questions — adds one small object and a closure or two per call.
+ * The common path — no approval, no questions it could answer — is forwarded: the registry sends it on the
+ * connection's raw channel, with no call object and no client round.
  */
 import { createHash } from "node:crypto";
 import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/client";
@@ -43,6 +44,9 @@ const APPROVAL_SCHEMA = {
   properties: { approve: { type: "boolean", title: "Approve", description: "Let the tool run" } },
   required: ["approve"],
 } as const;
+
+/** The relay of a forwarded call: its client cannot answer, so a pushed question goes on to the usual refusal. */
+const NO_RELAY = () => undefined;
 
 function digestOf(args: Record<string, unknown>): string {
   return createHash("sha256").update(JSON.stringify(args)).digest("base64url").slice(0, 22);
@@ -142,6 +146,45 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     return round(call, ctx);
   };
 
+  /**
+   * A first round that needs nothing but forwarding (docs/gateway.md, "Forwarded calls"): no approval to ask, and no
+   * question the upstream could push mid-call that this client could answer — it declared none of sampling,
+   * elicitation and roots, or the upstream speaks 2026-07-28, whose questions come back as `input_required` results.
+   * The registry forwards it on the connection's raw channel (or runs a client round when it cannot); no call object,
+   * no pause machinery. A question a 2025 upstream pushes anyway meets today's answer: refused, as for any client
+   * that cannot answer it.
+   */
+  const forwardable = (ctx: ToolContext): boolean => {
+    const caps = ctx.clientCapabilities;
+    const canAnswer = caps !== undefined && (caps.sampling !== undefined || caps.elicitation !== undefined || caps.roots !== undefined);
+    return !canAnswer || calls.registry.eraOf(calls.server) === "modern";
+  };
+
+  const forward = async (args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> => {
+    let sending: Promise<void> | undefined;
+    let result: CallToolResult | InputRequiredResult;
+    try {
+      result = await observeUpstreamCall(calls.observer, observed, (trace) =>
+        calls.registry.callTool(tool.name, args, {
+          signal: ctx.signal,
+          // Progress is written to the client in order, and before the result (as a paused call's round does).
+          onprogress: (p) => {
+            sending = (sending ?? Promise.resolve()).then(() => ctx.progress(p.progress, p.total, p.message)).catch(() => undefined);
+          },
+          onServerRequest: NO_RELAY,
+          inputRequired: "return",
+          approve: () => true, // not needed (needsApproval is false): the registry's own approval rule is satisfied here
+          forward: true,
+          ...withMeta(ctx.meta, trace),
+        }),
+      );
+    } catch (error) {
+      result = { content: [{ type: "text", text: `the call failed: ${(error as Error)?.message ?? String(error)}` }], isError: true };
+    }
+    if (sending !== undefined) await sending;
+    return finished(result, ctx);
+  };
+
   /** Asks for approval; undefined once it was given for these arguments. */
   const approvalRound = (args: Record<string, unknown>, ctx: ToolContext, asked: boolean): ToolResult | undefined => {
     if (asked) {
@@ -180,6 +223,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
       return round(call, ctx);
     }
     if (state?.k === "upstream") return start(args, ctx, state);
+    if (state === undefined && !needsApproval && forwardable(ctx)) return forward(args, ctx);
     if (needsApproval) {
       const asked = state?.k === "approve";
       if (asked && state.d !== digestOf(args)) return refuse("MCP_TOOL_DENIED", `the approval given was for other arguments to ${subject}; call it again`);
