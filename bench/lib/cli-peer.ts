@@ -6,7 +6,7 @@
  * `logging: { access: false, audit: false }` — the silent figure. Every CLI peer is started with the probe preloaded
  * (bench/servers/cli-probe.mjs: heap after a full GC over IPC, and no orphan if the suite dies).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +37,23 @@ export function cliConfig(config: PeerConfig & { peer: CliPeerId }): Record<stri
   };
 }
 
+/** The environment variable naming the checkout whose built CLI `mcp-host-before` runs. */
+export const BEFORE_ENV = "MCP_HOST_BENCH_BEFORE";
+
+/** Whether this run measures a before build (the scenarios add the `mcp-host-before` peer only then). */
+export function measuresBefore(): boolean {
+  return Boolean(process.env[BEFORE_ENV]);
+}
+
+/** `<checkout>/dist/cli/main.js` of the before build; a clear error when it is not set or not built. */
+function beforeCli(): string {
+  const checkout = process.env[BEFORE_ENV];
+  if (!checkout) throw new Error(`the mcp-host-before peer needs ${BEFORE_ENV}=<a checkout of mcp-host, built>`);
+  const cli = join(checkout, "dist", "cli", "main.js");
+  if (!existsSync(cli)) throw new Error(`${BEFORE_ENV}=${checkout} has no dist/cli/main.js: run \`npm ci && npm run build\` there first`);
+  return cli;
+}
+
 /**
  * @example
  * const host = await CliPeer.start({ peer: "mcp-host", extraTools: 0 });
@@ -54,7 +71,13 @@ export class CliPeer {
     try {
       const file = join(dir, "mcp-host.config.json");
       writeFileSync(file, `${JSON.stringify(cliConfig(config), null, 2)}\n`);
-      const host = await CliHost.start({ cwd: BENCH_PROJECT, config: file, probe: true, ...(options.cpuProfDir ? { cpuProfDir: options.cpuProfDir } : {}) });
+      const host = await CliHost.start({
+        cwd: BENCH_PROJECT,
+        config: file,
+        probe: true,
+        ...(options.cpuProfDir ? { cpuProfDir: options.cpuProfDir } : {}),
+        ...(config.peer === "mcp-host-before" ? { cli: beforeCli() } : {}),
+      });
       return new CliPeer(config, host, dir);
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });

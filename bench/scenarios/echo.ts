@@ -6,6 +6,7 @@
  */
 import { fixed, ratio } from "../lib/format.js";
 import type { Row } from "../lib/measure.js";
+import { measuresBefore } from "../lib/cli-peer.js";
 import { listedTools, PEER_LABELS } from "../lib/peers.js";
 import { hostPoint, target } from "../lib/targets.js";
 import { cpuRatio, findRow, hostRatios, ratioMatrix, rowErrors, rpsRatio, throughputTables } from "../lib/throughput-report.js";
@@ -56,6 +57,7 @@ export const echoScenario: Scenario = {
       plan("sdk-v1", "session"),
       plan("fastmcp", "session"),
       plan("floor", "modern"),
+      ...(measuresBefore() ? [plan("mcp-host-before", "modern")] : []),
     ];
     const run = await runThroughput(context, plans, [{ ops: ["call"], concurrencies: levels }]);
     const rows = run.rows;

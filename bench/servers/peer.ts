@@ -4,8 +4,12 @@
  * the built CLI (`CLI_PEER_IDS`, bench/lib/cli-peer.ts); every other peer is forked through servers/serve.ts.
  */
 
-/** mcp-host as users run it: the built CLI's `serve`, with its default logging and with access and audit lines off. */
-export const CLI_PEER_IDS = ["mcp-host", "mcp-host-silent"] as const;
+/**
+ * mcp-host as users run it: the built CLI's `serve`, with its default logging and with access and audit lines off;
+ * and `mcp-host-before`, another checkout's built CLI (`MCP_HOST_BENCH_BEFORE`) with default logging, so a change is
+ * measured before and after in one interleaved run.
+ */
+export const CLI_PEER_IDS = ["mcp-host", "mcp-host-silent", "mcp-host-before"] as const;
 /** The peers servers/serve.ts starts in a forked process (tsx). */
 export const FORKED_PEER_IDS = ["sdk-v2", "sdk-v2-sessions", "sdk-v1", "mcp-use", "fastmcp", "floor"] as const;
 export const PEER_IDS = [...CLI_PEER_IDS, ...FORKED_PEER_IDS] as const;

@@ -7,12 +7,12 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import { BENCH_PROJECT, CliPeer, cliConfig, HOST_OWN_TOOLS } from "../../bench/lib/cli-peer.js";
+import { BEFORE_ENV, BENCH_PROJECT, CliPeer, cliConfig, HOST_OWN_TOOLS } from "../../bench/lib/cli-peer.js";
 import { listedTools as listedCount } from "../../bench/lib/peers.js";
 import { ECHO_DESCRIPTION, ECHO_NAME, echoInput, echoResult, extraResult, extraTools } from "../../bench/servers/tools.js";
 import { loadConfig } from "../../src/config/index.js";
@@ -143,5 +143,49 @@ describe("the CLI host peer", { timeout: 60_000 }, () => {
     child.disconnect();
     assert.deepEqual(await exited, [0, null]);
     assert.match(stderr, /SIGTERM received, shutting down/);
+  });
+});
+
+describe("the before peer (another checkout's built CLI)", () => {
+  it("refuses to start without MCP_HOST_BENCH_BEFORE, or with a checkout that is not built, naming the variable", async () => {
+    const saved = process.env[BEFORE_ENV];
+    const unbuilt = mkdtempSync(join(tmpdir(), "mcp-host-before-"));
+    cleanup.add(() => rmSync(unbuilt, { recursive: true, force: true }));
+    try {
+      delete process.env[BEFORE_ENV];
+      await assert.rejects(CliPeer.start({ peer: "mcp-host-before", extraTools: 0 }), /needs MCP_HOST_BENCH_BEFORE=/);
+      process.env[BEFORE_ENV] = unbuilt;
+      await assert.rejects(CliPeer.start({ peer: "mcp-host-before", extraTools: 0 }), /has no dist\/cli\/main\.js/);
+    } finally {
+      if (saved === undefined) delete process.env[BEFORE_ENV];
+      else process.env[BEFORE_ENV] = saved;
+    }
+  });
+
+  it("runs the named checkout's CLI, with default logging, when the variable names a built one", async () => {
+    const saved = process.env[BEFORE_ENV];
+    // A stand-in checkout whose dist is this one's: the process must run the CLI under the named folder.
+    const checkout = mkdtempSync(join(tmpdir(), "mcp-host-before-"));
+    cleanup.add(() => rmSync(checkout, { recursive: true, force: true }));
+    symlinkSync(fileURLToPath(new URL("../../dist", import.meta.url)), join(checkout, "dist"));
+    process.env[BEFORE_ENV] = checkout;
+    try {
+      const host = await CliPeer.start({ peer: "mcp-host-before", extraTools: 0 });
+      let closed = false;
+      cleanup.add(() => (closed ? undefined : host.close()));
+      assert.ok(readFileSync(`/proc/${host.pid}/cmdline`, "utf8").includes(join(checkout, "dist", "cli", "main.js")));
+      const client = (await connectV2(cleanup, host.url, "modern")).client;
+      assert.equal(await callText(client, ECHO_NAME, { text: "before" }), "before");
+      await client.close();
+      closed = true;
+      await host.close();
+      assert.deepEqual(
+        linesOf(host.stderr(), "audit").map((l) => [l.tool, l.outcome]),
+        [[ECHO_NAME, "ok"]],
+      );
+    } finally {
+      if (saved === undefined) delete process.env[BEFORE_ENV];
+      else process.env[BEFORE_ENV] = saved;
+    }
   });
 });
