@@ -19,6 +19,7 @@ const BASE_FILES = new Set([
   "clock.ts",
   "manual-clock.ts",
   "compare.ts",
+  "defined.ts",
   "describe-value.ts",
   "timeout.ts",
   // The linear-time pattern engine, shared by the host's and the registry's ajv (which each load ajv themselves).
