@@ -5,6 +5,7 @@
  * whether it grows over repeated cycles. mcp-use has no sessions (its legacy leg is stateless) and is left out.
  * mcp-host is the built CLI with its default logging, and (calls and churn) the same with access and audit lines off.
  */
+import { measuresBefore } from "../lib/cli-peer.js";
 import { kib, mib, ratio } from "../lib/format.js";
 import type { Row } from "../lib/measure.js";
 import { admitted, listedTools, PEER_LABELS } from "../lib/peers.js";
@@ -72,7 +73,8 @@ export const sessionsScenario: Scenario = {
     const outcome = emptyOutcome();
     const calls = concurrencies(context, [1, 16]);
     const churn = concurrencies(context, [16]);
-    const run = await runThroughput(context, MEASURED.map(plan), [
+    const measured: PeerId[] = [...MEASURED, ...(measuresBefore() ? (["mcp-host-before"] as const) : [])];
+    const run = await runThroughput(context, measured.map(plan), [
       { ops: ["call"], concurrencies: calls },
       { ops: ["churn"], concurrencies: churn },
     ]);

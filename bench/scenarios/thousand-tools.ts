@@ -5,6 +5,7 @@
  * request; mcp-host's cost should not grow with them (docs/design.md §15), so it is also measured with 1 tool.
  * mcp-host is the built CLI with its default logging; `mcp-host-silent` is the same without access and audit lines.
  */
+import { measuresBefore } from "../lib/cli-peer.js";
 import { fixed, ratio } from "../lib/format.js";
 import type { Row } from "../lib/measure.js";
 import { listedTools, PEER_LABELS } from "../lib/peers.js";
@@ -17,7 +18,7 @@ import { runThroughput, type Plan } from "./throughput.js";
 const EXTRA = 1000;
 const SESSION_NOTE = "2025-era session (it speaks no 2026-07-28)";
 /** The CLI host with echo alone, by the id of the host it goes with. */
-const ECHO_ONLY = { "mcp-host": "mcp-host-1", "mcp-host-silent": "mcp-host-silent-1" } as const;
+const ECHO_ONLY = { "mcp-host": "mcp-host-1", "mcp-host-silent": "mcp-host-silent-1", "mcp-host-before": "mcp-host-before-1" } as const;
 
 function echoOnly(host: keyof typeof ECHO_ONLY): Plan {
   return {
@@ -61,6 +62,7 @@ export const thousandToolsScenario: Scenario = {
       plan("sdk-v1", "session"),
       plan("fastmcp", "session"),
       plan("floor", "modern"),
+      ...(measuresBefore() ? [plan("mcp-host-before", "modern"), echoOnly("mcp-host-before")] : []),
     ];
     const run = await runThroughput(context, plans, [
       { ops: ["call"], concurrencies: calls },
