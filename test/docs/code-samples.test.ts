@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { loadConfig } from "../../src/entries/config.js";
 import { deploymentConfigSchema } from "../../src/config/schema.js";
 import { type DocBlock, fencedBlocks } from "../helpers/doc-blocks.js";
@@ -94,12 +93,12 @@ function typeCheck(samples: readonly DocBlock[]): string[] {
 }
 
 /** The module specifiers a sample imports, statically or dynamically. */
-function importsOf(code: string): string[] {
+export function importsOf(code: string): string[] {
   return [...code.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]!);
 }
 
 /** What is wrong with one import of a page's sample: a path into the package's files or a name no entry exports. */
-function importProblem(specifier: string, pageFiles: ReadonlySet<string>): string | undefined {
+export function importProblem(specifier: string, pageFiles: ReadonlySet<string>): string | undefined {
   if (specifier.startsWith(".")) {
     const named = /^\.\/([\w.-]+)\.js$/.exec(specifier)?.[1];
     return named !== undefined && pageFiles.has(`${named}.ts`) ? undefined : `imports "${specifier}", which is no sample-file of its page`;
@@ -194,10 +193,7 @@ describe("the code samples of the README and docs/", () => {
   it("give a reason for every block that is deliberately not checked", (t) => {
     const skipped = blocks.filter((b) => b.notChecked !== undefined);
     t.diagnostic(`${skipped.length} blocks not checked: ${skipped.map((b) => `${where(b)} (${b.notChecked})`).join("; ")}`);
-    assert.deepEqual(
-      skipped.filter((b) => b.notChecked === "").map(where),
-      [],
-    );
+    assert.deepEqual(skipped.filter((b) => b.notChecked === "").map(where), []);
   });
 
   it("load every config file sample with loadConfig, as mcp-host serve does", async (t) => {
@@ -213,7 +209,7 @@ describe("reading a page's samples", () => {
   it("takes the directives from the comments right above a fence, and a fence nested in a list", () => {
     const page = [
       "Text.",
-      "<!-- sample-context: import type { McpHost } from \"mcp-host/testing\";",
+      '<!-- sample-context: import type { McpHost } from "mcp-host/testing";',
       "declare const host: McpHost; -->",
       "<!-- example: elsewhere -->",
       "```ts",
@@ -246,6 +242,25 @@ describe("reading a page's samples", () => {
 
   it("counts an opt-out without a reason as one with an empty reason", () => {
     assert.equal(fencedBlocks("<!-- sample: not-checked -->\n```ts\nx\n```\n", "docs/x.md")[0]!.notChecked, "");
+  });
+
+  it("refuses an import of the package's files, of a subpath that is no entry, or of a file no sample is", () => {
+    const files = new Set(["index.ts"]);
+    assert.deepEqual(
+      ["mcp-host/testing", "zod", "./index.js", "../../src/host/build-host.js", "mcp-host/dist/index.js", "mcp-host/src/errors", "./other.js"].map((s) =>
+        importProblem(s, files),
+      ),
+      [
+        undefined,
+        undefined,
+        undefined,
+        'imports "../../src/host/build-host.js", which is no sample-file of its page',
+        'imports "mcp-host/dist/index.js", a path inside a package: import an entry point',
+        'imports "mcp-host/src/errors", a path inside a package: import an entry point',
+        'imports "./other.js", which is no sample-file of its page',
+      ],
+    );
+    assert.deepEqual(importsOf('import a from "a";\nimport "b";\nconst c = await import("c");\nexport { d } from "d";'), ["a", "b", "c", "d"]);
   });
 
   it("takes a yaml block, and a json block with only config keys, as a config file", () => {
