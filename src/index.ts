@@ -10,7 +10,7 @@ export { textResult, jsonResult, errorResult } from "./extension/results.js";
 export { invalidParams, resourceNotFound, isRequestError } from "./extension/request-errors.js";
 export type { RequestError, RequestErrorKind } from "./extension/request-errors.js";
 export { inputRequired, inputResponse, acceptedContent } from "./extension/input-required.js";
-export type { InputRequest, InputRequiredSpec, ElicitSpec, InputResponses, InputResponseView } from "./extension/input-required.js";
+export type { InputRequest, InputRequiredBuilder, InputRequiredSpec, ElicitSpec, InputResponses, InputResponseView } from "./extension/input-required.js";
 export type {
   McpExtension,
   ExtensionFactory,

@@ -75,6 +75,7 @@ const ENTRIES: Record<string, EntryRule> = {
       "createHostApp",
       "createObservability",
       "createPinoLogger",
+      "createSecretRedactor",
       "discoverExtensions",
       "extensionNamesFromEnv",
       "healthOf",

@@ -10,7 +10,8 @@ import type { DeploymentConfig, DeploymentConfigInput } from "./schema.js";
 import { parseReferences } from "./secret-refs.js";
 import { mergeProblems, validateConfig } from "./validate.js";
 
-type DeepPartial<T> = T extends readonly (infer _)[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+/** Every key optional, at every depth (arrays are taken whole). */
+export type DeepPartial<T> = T extends readonly (infer _)[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** A partial configuration, as flags give it. */
 export type ConfigOverrides = DeepPartial<DeploymentConfigInput>;

@@ -17,3 +17,5 @@ export { protectedResourceMetadata } from "../http/auth/index.js";
 export { tokenVerifierFrom } from "../http/auth/host-auth-options.js";
 export type { HostAuthOptions, HostIntrospectionOptions } from "../http/auth/host-auth-options.js";
 export type { TokenVerifier, VerifiedCaller } from "../http/auth/verified-caller.js";
+export type { AuthRequest } from "../http/auth/resource-url.js";
+export type { Clock, ClockTimer } from "../clock.js";

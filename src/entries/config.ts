@@ -8,7 +8,7 @@ export type { LoadConfigOptions, LoadedConfig } from "../config/load-config.js";
 export { validateConfig } from "../config/validate.js";
 export { withOverrides } from "../config/overrides.js";
 export { checkAuthKinds } from "../config/auth-kinds.js";
-export type { ConfigOverrides } from "../config/overrides.js";
+export type { ConfigOverrides, DeepPartial } from "../config/overrides.js";
 export { ConfigError, formatConfigProblems } from "../config/problems.js";
 export type { ConfigProblem, KeyPath, PathProblem } from "../config/problems.js";
 export type { DeploymentConfig, DeploymentConfigInput } from "../config/schema.js";

@@ -9,3 +9,5 @@ export type { GatewayAuthConfig, GatewayOptions, GatewayServerConfig, RetryOptio
 export type { ServerLinkStatus as GatewayServerStatus } from "../upstream/server-link.js";
 export type { ServerChanges } from "../upstream/server-changes.js";
 export type { UpstreamCallInfo, UpstreamCallObserver } from "../upstream/calls/call-observer.js";
+export type { Clock, ClockTimer } from "../clock.js";
+export type { SecretRedactor } from "../secret-redactor.js";

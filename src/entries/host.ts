@@ -6,19 +6,20 @@
  */
 export { buildHost } from "../host/build-host.js";
 export type { HostInput } from "../host/build-host.js";
-export type { McpHost, BuildOptions, HostContents, OfferChange, OfferedTool } from "../host/host.js";
+export type { McpHost, BuildOptions, HostContents, Listener, OfferChange, OfferedTool } from "../host/host.js";
 export type { HostOptions } from "../host/host-options.js";
 export type { BuiltServer, ServerFactory, ServerFactoryParts, NodeHandler } from "../host/built-server.js";
-export type { HostDescription, ToolsetDescription, ExtensionDescription, UnavailableDescription } from "../host/describe.js";
-export type { ExtensionStatus } from "../host/extensions/extension-record.js";
+export type { HostDescription, ToolsetDescription, ExtensionDescription, SelectionModifiers, UnavailableDescription } from "../host/describe.js";
+export type { ExtensionStatus, FailureRecord } from "../host/extensions/extension-record.js";
 export type { DeclaredToolset } from "../host/extensions/toolset-catalog.js";
 export type { ServeRequestInfo } from "../host/protocol/request-context.js";
+export type { ToolCallLimits } from "../host/protocol/tool-limits.js";
 export { parseSelection, selectionFromRequest } from "../host/selection.js";
 export type { Selection, ParseSelectionOptions, SelectionSource } from "../host/selection.js";
 export { discoverExtensions } from "../host/loading/discover.js";
-export type { DiscoveredExtension, ExtensionLoadFailure } from "../host/loading/discover.js";
+export type { DiscoveredExtension, DiscoverOptions, DiscoveryResult, ExtensionLoadFailure } from "../host/loading/discover.js";
 export { loadDiscovered } from "../host/loading/load.js";
-export type { LoadResult, LoadedExtension } from "../host/loading/load.js";
+export type { LoadDiscoveredOptions, LoadResult, LoadedExtension } from "../host/loading/load.js";
 export { loadExtensions, extensionNamesFromEnv } from "../host/loading/load-extensions.js";
 export type { LoadExtensionsOptions } from "../host/loading/load-extensions.js";
 
@@ -26,11 +27,14 @@ export { createHostApp } from "../http/app.js";
 export type { HostApp } from "../http/app.js";
 export { listenHost } from "../http/listen.js";
 export type { ListenOptions, ListeningHost } from "../http/listen.js";
-export type { HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "../http/http-options.js";
+export type { CallerLimitOptions, HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "../http/http-options.js";
+export type { ServerLimitOptions } from "../http/edge/server-limits.js";
+export type { MetricsListener } from "../http/observe/metrics-route.js";
 export type { HostAuthOptions, HostIntrospectionOptions } from "../http/auth/host-auth-options.js";
 export { healthOf } from "../http/health.js";
 export type { Health } from "../http/health.js";
 export { mcpCors } from "../http/mcp/cors.js";
+export type { CorsMiddleware } from "../http/mcp/cors.js";
 
 // One instance of a fleet (docs/scale-out.md): events, the caller rate and the request-state key shared through Redis.
 export { createFleet } from "../scale-out/fleet.js";
@@ -43,7 +47,11 @@ export { createPinoLogger } from "../observe/pino-logger.js";
 export type { LogFormat, PinoLogger, PinoLoggerOptions } from "../observe/pino-logger.js";
 export type { LogStream } from "../observe/log-stream.js";
 export { maskSecrets } from "../observe/mask-secrets.js";
-export type { HostMetrics, GaugeSources } from "../observe/metrics.js";
+export type { HostMetrics, GaugeSources, HttpSample, ToolSample } from "../observe/metrics.js";
+// The one redactor every output goes through (docs/security.md): pass your own to the host, the gateway or the registry.
+export { createSecretRedactor } from "../secret-redactor.js";
+export type { SecretRedactor } from "../secret-redactor.js";
+export type { Clock, ClockTimer } from "../clock.js";
 export type {
   HostObserver,
   ObservedRequest,

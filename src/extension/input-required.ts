@@ -38,12 +38,25 @@ function build(spec: InputRequiredSpec): InputRequiredResult {
   } as InputRequiredResult;
 }
 
+/** `inputRequired(spec)` builds the result a handler returns; its methods build the requests that result carries. */
+export interface InputRequiredBuilder {
+  (spec: InputRequiredSpec): InputRequiredResult;
+  /** A form elicitation request. */
+  elicit(params: ElicitSpec): InputRequest;
+  /** A URL elicitation request (the user completes something in a browser). */
+  elicitUrl(params: { message: string; url: string; elicitationId: string; [key: string]: unknown }): InputRequest;
+  /** A sampling request (the client's model answers). */
+  createMessage(params: Record<string, unknown>): InputRequest;
+  /** A roots request (the client's workspace roots). */
+  listRoots(): InputRequest;
+}
+
 /**
  * @example
  * const ok = acceptedContent(ctx.inputResponses, "confirm");
  * if (ok?.confirm !== true) return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: "Deploy?", requestedSchema: z.object({ confirm: z.boolean() }) }) } });
  */
-export const inputRequired = Object.assign(build, {
+export const inputRequired: InputRequiredBuilder = Object.assign(build, {
   /** A form elicitation request. */
   elicit: (params: ElicitSpec): InputRequest => ({ method: "elicitation/create", params: { ...params, mode: "form" } }) as unknown as InputRequest,
   /** A URL elicitation request (the user completes something in a browser). */

@@ -60,7 +60,8 @@ export interface BuildOptions {
   wake?: boolean;
 }
 
-type Listener<T> = (value: T) => void;
+/** A callback `onOfferChange` / `onResourceUpdated` call with each change; they return the function that removes it. */
+export type Listener<T> = (value: T) => void;
 type Lifecycle = "new" | "started" | "stopped";
 
 /**
@@ -333,7 +334,9 @@ export class McpHost {
 
   /**
    * Attaches the serving layer (see serving-port.ts): every build from now on gets its handler from it, so what was
-   * built before is dropped. Refuses a second one while the first is attached.
+   * built before is dropped. Refuses a second one while the first is attached. The symbol is not exported: only
+   * mcp-host's own HTTP layer and stdio bridge attach.
+   * @internal
    */
   [OPEN_SERVING](layer: ServingLayer): HostServing {
     if (this.layer) {

@@ -27,7 +27,11 @@ export interface HostApp {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
   /** The same as express middleware, for mounting the host in an app of your own. */
   app: express.Express;
-  /** Every selection's MCP endpoint (legacy sessions live here). */
+  /**
+   * Every selection's MCP endpoint (legacy sessions live here). Not part of the supported API: its type is the HTTP
+   * layer's own and may change in any release (tests read its sessions).
+   * @internal
+   */
   endpoints: SelectionEndpoints;
   options: Readonly<HostAppOptions>;
   /** Ends every legacy session and modern stream, and detaches from the host; does not stop the host. */

@@ -64,9 +64,15 @@ export interface Observability {
   readonly gatewayObserver: GatewayCallObserver;
   /** Absent unless metrics were asked for. */
   readonly metrics: HostMetrics | undefined;
-  /** Absent when tracing was turned off. */
+  /**
+   * Absent when tracing was turned off. What the HTTP layer and the gateway start spans with.
+   * @internal
+   */
   readonly tracing: HostTracing | undefined;
-  /** The last minutes of requests, for the operator page. */
+  /**
+   * The last minutes of requests, for the operator page.
+   * @internal
+   */
   readonly rates: RequestRates;
   readonly logger: Logger;
   /**

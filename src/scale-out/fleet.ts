@@ -25,9 +25,15 @@ export interface FleetStatus {
 export interface Fleet {
   /** This instance's name (letters, digits, `-` and `_`). */
   readonly instanceId: string;
-  /** Events shared with the other instances; absent without Redis. */
+  /**
+   * Events shared with the other instances; absent without Redis. What `createHostApp` plugs in (`scaleOut`).
+   * @internal
+   */
   readonly events?: FleetEvents;
-  /** The callers' rate counted for the whole fleet; absent without Redis. */
+  /**
+   * The callers' rate counted for the whole fleet; absent without Redis. What `createHostApp` plugs in.
+   * @internal
+   */
   readonly rate?: FleetRate;
   /** The event bus of one selection's modern listen streams (the SDK's in-memory one without Redis: undefined). */
   eventBusFor(toolsets: readonly string[], onerror?: (error: Error) => void): ServerEventBus | undefined;

@@ -24,7 +24,10 @@ export interface ServeRequestInfo {
   authInfo?: AuthInfo;
   sessionId?: string;
   selection: SelectionView;
-  /** Legacy sessions: where `resources/subscribe` records the URIs this session follows (bounded). */
+  /**
+   * Legacy sessions: where `resources/subscribe` records the URIs this session follows (bounded). The host's own.
+   * @internal
+   */
   subscriptions?: SessionSubscriptions;
 }
 

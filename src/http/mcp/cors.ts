@@ -49,7 +49,8 @@ function addVary(res: ServerResponse, field: string): void {
   res.setHeader("vary", current.trim() === "" ? field : `${current}, ${field}`);
 }
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+/** A connect-style middleware (express, or plain node:http with a `next`). */
+export type CorsMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
  * CORS middleware for an MCP endpoint: `true` (or `{ origin: true }`) reflects any origin; `{ origin: [...] }`
@@ -58,7 +59,7 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unk
  * @example
  * serverFactory: ({ handler }) => express.Router().use(mcpCors({ origin: ["https://app.example.com"] }), bearerAuth({ verifier }), handler)
  */
-export function mcpCors(options: CorsOptions | true = true): Middleware {
+export function mcpCors(options: CorsOptions | true = true): CorsMiddleware {
   const base: CorsOptions = options === true ? { origin: true } : options;
   const middleware = cors((req, callback) => {
     const asked = req.headers["access-control-request-headers"];
