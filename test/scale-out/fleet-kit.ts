@@ -2,6 +2,10 @@
  * What the fleet test (fleet.test.ts) needs beyond the servers: three real `mcp-host serve` instances of the fleet
  * fixture project sharing one Redis and one state key, tokens for its callers, modern calls made by hand (to count
  * every status), and a reader of server-sent events that waits for the event it is asked for.
+ *
+ * `FLEET_SHARING_OFF=redis` (events and the rate stay per instance) or `=stateKey` (each instance seals its own
+ * requestState) writes the config without that sharing: the fleet test must then fail the tests that depend on it.
+ * Only for showing that the test can fail; npm test never sets it.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +20,8 @@ export const ISSUER = "https://issuer.fleet.example";
 export const AUDIENCE = "https://mcp.fleet.example/mcp";
 const HS256_SECRET = "fleet-test-hs256-secret-of-enough-bytes";
 const STATE_KEY = "fleet-test-state-key-shared-by-every-instance";
+/** A sharing the config leaves out, to show the fleet test fails without it (see above). */
+const SHARING_OFF = process.env.FLEET_SHARING_OFF;
 /** The configured rate: what the 200s of one caller must stay within. */
 export const RATE = { perSecond: 5, burst: 20 };
 const MODERN = "2026-07-28";
@@ -43,9 +49,8 @@ export function fleetConfig(cleanup: Cleanup): string {
       "logging: { access: false, audit: false }",
       "scaleOut:",
       "  instanceId: ${env:FLEET_INSTANCE}",
-      "  redis:",
-      "    url: ${env:FLEET_REDIS_URL}",
-      "  stateKey: ${env:FLEET_STATE_KEY}",
+      ...(SHARING_OFF === "redis" ? [] : ["  redis:", "    url: ${env:FLEET_REDIS_URL}"]),
+      ...(SHARING_OFF === "stateKey" ? [] : ["  stateKey: ${env:FLEET_STATE_KEY}"]),
       "",
     ].join("\n"),
   );
