@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Measured } from "./measure.js";
 import type { Memory } from "./peer-process.js";
 import { SERVER_ENV } from "./peer-process.js";
-import { childrenOf, cpuMicros, rssBytes, treeCpuMicros } from "./proc.js";
+import { childrenOf, MeasuredChild, treeCpuMicros } from "./proc.js";
 import { stdioEnv } from "./stdio-client.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -44,7 +44,7 @@ export interface CliHostOptions {
  * const host = await CliHost.start({ cwd: dir, config: join(dir, "mcp-host.config.json") });
  * const era = await host.eraOf("up"); … await host.close();
  */
-export class CliHost implements Measured {
+export class CliHost extends MeasuredChild implements Measured {
   private tail: Buffer[] = [];
   private tailBytes = 0;
   private bytes = 0;
@@ -54,18 +54,17 @@ export class CliHost implements Measured {
   private seq = 0;
   private readonly waiting = new Map<number, { resolve(memory: Memory): void; reject(error: Error): void }>();
   private readonly eras = new Map<string, string>();
-  private readonly exited: Promise<void>;
   /** After the exit, once its stdout and stderr are closed too: every line it wrote has been read. */
   private readonly closed: Promise<void>;
   /** The process and everything it started (a stdio upstream), reaped children included. */
   readonly tree: Pick<Measured, "cpuMicros"> = { cpuMicros: () => treeCpuMicros(this.pid) };
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     readonly url: URL,
     private readonly readEras: boolean,
   ) {
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    super(child);
     this.closed = new Promise((resolve) => child.once("close", () => resolve()));
     void this.exited.then(() => {
       for (const wait of this.waiting.values()) wait.reject(new Error("the mcp-host process exited"));
@@ -149,18 +148,6 @@ export class CliHost implements Measured {
       const match = /\[([^\]\s]+)\] connected \((\w+) era\)/.exec(line) ?? /"component":"gateway\/([^"]+)".*"msg":"connected \((\w+) era\)"/.exec(line);
       if (match) this.eras.set(match[1]!, match[2]!);
     }
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  cpuMicros(): number {
-    return cpuMicros(this.pid);
-  }
-
-  rssBytes(): number {
-    return rssBytes(this.pid);
   }
 
   /** Lines written on stderr so far (the access and audit lines, at the default logging). */

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Measured } from "./measure.js";
 import { SERVER_ENV } from "./peer-process.js";
-import { cpuMicros, descendantsOf, rssBytes, treeCpuMicros } from "./proc.js";
+import { descendantsOf, MeasuredChild, treeCpuMicros } from "./proc.js";
 import { stdioEnv } from "./stdio-client.js";
 
 const LOOPBACK = fileURLToPath(new URL("../servers/gateways/loopback-listen.mjs", import.meta.url));
@@ -54,18 +54,17 @@ function argsOf(options: GatewayPeerOptions): string[] {
  * const proxy = await GatewayPeer.start({ kind: "mcp-proxy", upstreamScript: STDIO_ECHO });
  * proxy.url; proxy.tree.cpuMicros(); await proxy.close();
  */
-export class GatewayPeer implements Measured {
+export class GatewayPeer extends MeasuredChild implements Measured {
   private stderrTail = "";
-  private readonly exited: Promise<void>;
   /** The gateway's process tree, for the CPU it costs in all. */
   readonly tree: Pick<Measured, "cpuMicros">;
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     readonly url: URL,
     readonly kind: GatewayPeerKind,
   ) {
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    super(child);
     this.tree = { cpuMicros: () => treeCpuMicros(this.pid) };
   }
 
@@ -104,18 +103,6 @@ export class GatewayPeer implements Measured {
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
     return peer;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  cpuMicros(): number {
-    return cpuMicros(this.pid);
-  }
-
-  rssBytes(): number {
-    return rssBytes(this.pid);
   }
 
   /** What it printed lately (for failure reports). */

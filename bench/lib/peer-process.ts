@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { PeerConfig } from "../servers/peer.js";
 import type { FromServer, ToServer } from "../servers/serve.js";
-import { cpuMicros, rssBytes } from "./proc.js";
+import { MeasuredChild } from "./proc.js";
 
 const SERVE = fileURLToPath(new URL("../servers/serve.ts", import.meta.url));
 
@@ -30,24 +30,23 @@ export interface StartOptions {
   cpuProfDir?: string;
 }
 
-export class PeerProcess {
+export class PeerProcess extends MeasuredChild {
   private seq = 0;
   private readonly waiting = new Map<number, { resolve(memory: Memory): void; reject(error: Error): void }>();
-  private readonly exited: Promise<void>;
   private stderrTail = "";
 
   private constructor(
     readonly config: PeerConfig,
-    readonly child: ChildProcess,
+    child: ChildProcess,
     readonly url: URL,
   ) {
+    super(child);
     child.on("message", (message: FromServer) => {
       if (message.type !== "memory") return;
       const { seq, type: _type, ...memory } = message;
       this.waiting.get(seq)?.resolve(memory);
       this.waiting.delete(seq);
     });
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
     void this.exited.then(() => {
       for (const wait of this.waiting.values()) wait.reject(new Error(`the ${config.peer} server process exited`));
     });
@@ -78,19 +77,6 @@ export class PeerProcess {
     const peer = new PeerProcess(config, child, new URL(url));
     peer.stderrTail = stderr;
     return peer;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  /** CPU time (µs, all threads) the server has used so far. */
-  cpuMicros(): number {
-    return cpuMicros(this.pid);
-  }
-
-  rssBytes(): number {
-    return rssBytes(this.pid);
   }
 
   /** The server's memory after a full GC (its own process.memoryUsage()). */

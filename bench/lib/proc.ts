@@ -3,6 +3,7 @@
  * its resident set, and its child processes (a gateway's stdio upstream). CPU time per request from here resists machine noise better than req/s: it counts only
  * what the server itself spent, however the cores were shared.
  */
+import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -106,4 +107,29 @@ export function treeCpuMicros(pid: number): number {
     }
   }
   return total;
+}
+
+/**
+ * A child process the suite measures from /proc — its pid, CPU and RSS — and `exited` once it is gone; the CLI host,
+ * the forked peers and the other gateways are each one.
+ */
+export abstract class MeasuredChild {
+  protected readonly exited: Promise<void>;
+
+  protected constructor(protected readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** CPU time (µs, all threads) the process has used so far. */
+  cpuMicros(): number {
+    return cpuMicros(this.pid);
+  }
+
+  rssBytes(): number {
+    return rssBytes(this.pid);
+  }
 }
