@@ -42,3 +42,4 @@ export { McpHostError, isMcpHostError, ERROR_CODES } from "./errors.js";
 export type { McpHostErrorCode, McpHostErrorDetails } from "./errors.js";
 export { createLogger, silentLogger, memoryLogger, formatLogRecord } from "./logger.js";
 export type { Logger, LogLevel, LogRecord, LogData } from "./logger.js";
+export type { Clock, ClockTimer } from "./clock.js";

@@ -116,6 +116,7 @@ export function reloadOnSignal(settings: CliSettings, env: Env, deployment: Depl
     options.watch && deployment.source
       ? watch(deployment.source, () => {
           clearTimeout(timer);
+          // Real time on purpose: the debounce of real file-system events in the CLI process.
           timer = setTimeout(reload, 150);
         })
       : undefined;

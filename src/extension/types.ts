@@ -16,6 +16,7 @@ import type {
   ServerContext,
   ToolAnnotations,
 } from "@modelcontextprotocol/server";
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { InferArgs, SchemaInput } from "./schema-types.js";
 
@@ -270,6 +271,13 @@ export interface ExtensionContext extends OfferChanges {
   readonly options: Readonly<Record<string, unknown>>;
   /** Logger whose lines carry `[<extension name>]`. */
   readonly logger: Logger;
+  /**
+   * The host's clock (`HostOptions.clock`): run the extension's own deadlines and timers on it, and a test that gives
+   * the host a manual clock moves them too.
+   * @example
+   * const timer = ctx.clock.setTimeout(() => refresh(), 60_000); ctx.signal.addEventListener("abort", () => timer.clear());
+   */
+  readonly clock: Clock;
   /** Aborted when the host stops. */
   readonly signal: AbortSignal;
   /** Replaces what this extension reports as unavailable (an empty list: everything is up again). */

@@ -62,6 +62,18 @@ function checkOptions(options: unknown): asserts options is HostOptions {
       `buildHost() options.name must be the server name clients see, got ${describeValue(options.name)}; e.g. { name: "my-server" }.`,
     );
   }
+  if (options.clock !== undefined) checkClock(options.clock);
+}
+
+/** A clock is what `HostOptions.clock` documents: now(), setTimeout() and setInterval(), each a function. */
+function checkClock(clock: unknown): void {
+  const missing = ["now", "setTimeout", "setInterval"].filter((method) => !isRecord(clock) || typeof clock[method] !== "function");
+  if (missing.length === 0) return;
+  const got = isRecord(clock) ? `an object without ${missing.map((m) => `${m}()`).join(", ")}` : describeValue(clock);
+  throw new McpHostError(
+    "HOST_INPUT_INVALID",
+    `buildHost() options.clock must be a clock with now(), setTimeout() and setInterval(), got ${got}; leave it out for the system clock, or pass createManualClock() from mcp-host/testing.`,
+  );
 }
 
 /** The toolsets that can be read off a value that failed the shape check — only when every one is well formed. */

@@ -2,6 +2,7 @@
  * The options `buildHost` takes. The host core never reads files or environment variables: the CLI and the
  * config loader turn those into this object.
  */
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { SecretRedactor } from "../secret-redactor.js";
 import type { ServerFactory } from "./built-server.js";
@@ -59,4 +60,11 @@ export interface HostOptions {
    * `/healthz`, `list_server_toolsets`, the operator page). The CLI passes the one its logger and gateway use.
    */
   redactor?: SecretRedactor;
+  /**
+   * Where every deadline and timer of the host reads the time: tool and setup timeouts, the tool queue, the
+   * list-changed debounce, and — through the host — the HTTP layer's (sessions, caller rates, shutdown drain) and the
+   * gateway's (`ctx.clock`). Default: the system clock; a test passes `createManualClock()` from `mcp-host/testing`
+   * and moves time with `advance(ms)`.
+   */
+  clock?: Clock;
 }

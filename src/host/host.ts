@@ -3,6 +3,7 @@
  * per request — which toolsets are on, which tool extensions apply, what a client ends up seeing — is decided
  * here, while the extensions stay the same. One extension failing never stops the others.
  */
+import { systemClock, type Clock } from "../clock.js";
 import { byName, compareNames } from "../compare.js";
 import { isMcpHostError, McpHostError, messageOf } from "../errors.js";
 import type { McpExtension } from "../extension/types.js";
@@ -75,6 +76,8 @@ type Lifecycle = "new" | "started" | "stopped";
 export class McpHost {
   readonly options: Readonly<HostOptions>;
   readonly logger: Logger;
+  /** Where every deadline and timer of the host reads the time (`HostOptions.clock`; the HTTP layer and extensions use it too). */
+  readonly clock: Clock;
   private readonly extensions: ExtensionSet;
   private readonly builds: BuildCache<CompiledBuild>;
   private readonly changes: ChangeFeed;
@@ -93,15 +96,17 @@ export class McpHost {
   constructor(contents: HostContents, options: HostOptions) {
     this.options = options;
     this.logger = options.logger ?? createLogger({ prefix: ["mcp-host"] });
+    this.clock = options.clock ?? systemClock;
     this.builds = new BuildCache(options.maxBuilds ?? 256);
-    this.changes = new ChangeFeed(options.listChangedDebounceMs ?? 50);
+    this.changes = new ChangeFeed(options.listChangedDebounceMs ?? 50, this.clock);
     this.revisions = new Revision(this.builds, this.changes, () => this.defaultsSignature());
     this.requestState = requestStateSealer(options.requestStateKey);
     this.isolation = new ToolIsolation(this.logger);
     this.activity = options.eventLoopWarnMs === false ? undefined : new ToolActivity();
-    this.toolGate = new ToolCallGate(options.toolLimits);
+    this.toolGate = new ToolCallGate(options.toolLimits ?? {}, this.clock);
     this.extensions = new ExtensionSet({
       logger: this.logger,
+      clock: this.clock,
       setupTimeoutMs: options.setupTimeoutMs ?? 10_000,
       optionsFor: (name) => options.extensionOptions?.[name] ?? {},
       offerChanged: (record, touched) => {
@@ -419,6 +424,7 @@ export class McpHost {
       instructions: (served) => this.instructionsFor(served),
       logger: this.logger,
       toolTimeoutMs: this.options.toolTimeoutMs ?? 60_000,
+      clock: this.clock,
       toolsetsTool: this.options.toolsetsTool ?? true,
       requestState: this.requestState,
       serverFactory: this.options.serverFactory,

@@ -7,9 +7,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request } from "express";
+import type { Clock } from "../clock.js";
 import type { McpHost } from "../host/host.js";
 import { OPEN_SERVING } from "../host/serving-port.js";
 import { createHostAuth, type HostAuth } from "./auth/host-auth.js";
+import type { HostAuthOptions } from "./auth/host-auth-options.js";
 import { createEdge } from "./edge/edge.js";
 import { originCheck } from "./edge/dns-rebinding.js";
 import { finalErrorHandler } from "./edge/final-error-handler.js";
@@ -92,23 +94,32 @@ function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | und
   };
 }
 
+/** The auth options with the app's clock where they name none (what is not an object is left for the auth check to refuse). */
+function authOnClock(auth: HostAuthOptions, clock: Clock): HostAuthOptions {
+  return typeof auth === "object" && auth !== null && auth.clock === undefined ? { ...auth, clock } : auth;
+}
+
 /**
  * @example
  * const { listener } = createHostApp(host, { path: "/mcp" }); http.createServer(listener).listen(3000, "127.0.0.1");
  * createHostApp(host, { auth: { issuer, audience: "https://mcp.example.com/mcp", jwksUri }, cors: { origin: ["https://app.example.com"] } });
  */
 export function createHostApp(host: McpHost, options: HostAppOptions = {}): HostApp {
-  const path = options.path ?? "/mcp";
+  // Every deadline of the HTTP layer (sessions, caller rates, token expiry) runs on the host's clock, unless the app
+  // is given one of its own.
+  const clock = options.clock ?? host.clock;
+  const appOptions: HostAppOptions = { ...options, clock };
+  const path = appOptions.path ?? "/mcp";
   const logger = host.logger.child("http");
-  const auth = options.auth === undefined ? undefined : createHostAuth(options.auth, { path, logger: logger.child("auth") });
+  const auth = appOptions.auth === undefined ? undefined : createHostAuth(authOnClock(appOptions.auth, clock), { path, logger: logger.child("auth") });
   if (auth !== undefined) warnUnguarded(host, auth);
-  const observation = observeEdge(host, options);
-  const limits = new CallerLimits({ ...options, ...(options.scaleOut?.rate === undefined ? {} : { shared: options.scaleOut.rate }) }, logger);
-  const routes = restRoutes(host, options, auth, observation);
+  const observation = observeEdge(host, appOptions);
+  const limits = new CallerLimits({ ...appOptions, clock, ...(appOptions.scaleOut?.rate === undefined ? {} : { shared: appOptions.scaleOut.rate }) }, logger);
+  const routes = restRoutes(host, appOptions, auth, observation);
   let endpoints: SelectionEndpoints | undefined;
   const selections = new SelectionServer({
     host,
-    options,
+    options: appOptions,
     auth,
     limits,
     logger,
@@ -116,12 +127,12 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
       return endpoints!;
     },
   });
-  endpoints = new SelectionEndpoints(host, options, host[OPEN_SERVING](selections));
+  endpoints = new SelectionEndpoints(host, appOptions, host[OPEN_SERVING](selections));
   routes.finish(endpoints, limits);
   const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => finalErrorHandler(host, logger)(error, req as Request, res as never, () => {});
   const listener = createEdge({
     host,
-    options,
+    options: appOptions,
     authenticated: auth !== undefined,
     observe: observation.middleware,
     rest: routes.rest,
@@ -132,5 +143,5 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   app.disable("x-powered-by");
   app.use((req, res) => listener(req, res));
   const served = endpoints;
-  return { listener, app, endpoints: served, options, close: () => served.close() };
+  return { listener, app, endpoints: served, options: appOptions, close: () => served.close() };
 }

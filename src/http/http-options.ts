@@ -54,7 +54,10 @@ export interface SelectionOptions {
 export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions {
   /** Deepest nesting of arrays and objects a request body may have; deeper gets 400 (default 64). */
   maxJsonDepth?: number;
-  /** Where session expiry reads the time (default: the system clock; tests pass a manual one). */
+  /**
+   * Where the HTTP layer's deadlines read the time — session expiry, caller rates, token expiry, the shutdown drain.
+   * Default: the host's clock (`HostOptions.clock`), so a test gives the host a manual clock and the app follows.
+   */
   clock?: Clock;
   /** The MCP endpoint (default `/mcp`). */
   path?: string;

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server as HttpServer } from "node:http";
 import { type AddressInfo, Server } from "node:net";
+import type { ClockTimer } from "../clock.js";
 import type { McpHost } from "../host/host.js";
 import { createHostApp, type HostApp } from "./app.js";
 import { trackConnections } from "./edge/connection-tracker.js";
@@ -43,9 +44,11 @@ export interface ListeningHost {
  */
 export async function listenHost(host: McpHost, options: ListenOptions = {}): Promise<ListeningHost> {
   const hostApp = createHostApp(host, options);
+  // The drain's deadline runs on the app's clock (the host's unless the options name one), as every other deadline.
+  const clock = options.clock ?? host.clock;
   const http = createServer(serverOptionsOf(options), hostApp.listener);
-  limitConnections(http, options, host.logger.child("http"));
-  const connections = trackConnections(http);
+  limitConnections(http, options, host.logger.child("http"), clock);
+  const connections = trackConnections(http, clock);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 3000, options.host ?? "127.0.0.1", () => {
@@ -71,8 +74,8 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
   const close = (closeOptions: { stopHost?: boolean } = {}) => {
     closing ??= (async () => {
       const timeout = options.shutdownTimeoutMs ?? HTTP_DEFAULTS.shutdownTimeoutMs;
-      const deadline = Date.now() + timeout;
-      const left = () => Math.max(0, deadline - Date.now());
+      const deadline = clock.now() + timeout;
+      const left = () => Math.max(0, deadline - clock.now());
       // Stop listening, but not as http.close() does, which also drops idle keep-alive sockets at once: a request
       // their client has already sent would be lost with them.
       const stopped = new Promise<void>((resolve) => Server.prototype.close.call(http, () => resolve()));
@@ -84,9 +87,9 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
       await connections.drained(left());
       connections.closeIdle();
       await hostApp.close();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([stopped, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout)))]);
-      clearTimeout(timer);
+      let timer: ClockTimer | undefined;
+      await Promise.race([stopped, new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, timeout, true)))]);
+      timer?.clear();
       http.closeAllConnections();
       // What http.close() does besides: stop the timer that checks request timeouts.
       http.close(() => {});

@@ -66,6 +66,7 @@ export function safeLogStream(stream: LogStream): SafeLogStream {
       if (dropped > reported) {
         const lost = dropped - reported;
         reported = dropped;
+        // The line's timestamp is real time, as pino's own lines' are: it dates the line, it is no deadline.
         attempt(
           `${JSON.stringify({ level: "warn", time: new Date().toISOString(), component: "logging", msg: `${lost} log lines were dropped (the log stream failed or was full)`, dropped: lost })}\n`,
         );

@@ -6,6 +6,7 @@
  * goes to the host as `requestStateKey`). Made only when the config has `scaleOut`; Redis is loaded only with `redis`.
  */
 import type { ServerEventBus } from "@modelcontextprotocol/server";
+import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import { FleetEventBus } from "./fleet-event-bus.js";
 import { FleetEvents } from "./fleet-events.js";
@@ -45,6 +46,8 @@ export interface FleetOptions {
   instanceId: string;
   redis?: { url: string; prefix: string };
   logger: Logger;
+  /** What the fleet's own time windows run on (default: the system clock; give it the host's, `host.clock`). */
+  clock?: Clock;
 }
 
 /**
@@ -58,7 +61,12 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   let events: FleetEvents | undefined;
   let rate: FleetRate | undefined;
   if (options.redis !== undefined) {
-    link = await openRedisLink({ url: options.redis.url, connectionName: `mcp-host:${instanceId}`, logger });
+    link = await openRedisLink({
+      url: options.redis.url,
+      connectionName: `mcp-host:${instanceId}`,
+      logger,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
     events = new FleetEvents(link, { prefix: options.redis.prefix, logger });
     rate = new FleetRate(link, options.redis.prefix);
   }

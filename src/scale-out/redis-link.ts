@@ -7,7 +7,7 @@
  * per change, and never prints the URL (it may carry a password).
  */
 import type { Redis, RedisOptions } from "ioredis";
-import { systemClock } from "../clock.js";
+import { systemClock, type Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 
 /** How long one Redis command may take before the request that needed it goes on without it. */
@@ -33,6 +33,8 @@ export interface RedisLinkOptions {
   /** Names the connections in Redis's CLIENT LIST (`mcp-host:<instanceId>`). */
   connectionName: string;
   logger: Logger;
+  /** What the once-a-minute "Redis did not answer in time" line is measured on (default: the system clock). */
+  clock?: Clock;
 }
 
 function optionsFor(connectionName: string, subscriber: boolean): RedisOptions {
@@ -65,6 +67,7 @@ function reasonOf(error: unknown): string {
 export async function openRedisLink(options: RedisLinkOptions): Promise<RedisLink> {
   const { Redis } = await import("ioredis");
   const logger = options.logger;
+  const clock = options.clock ?? systemClock;
   const commands = new Redis(options.url, optionsFor(options.connectionName, false));
   const subscriber = new Redis(options.url, optionsFor(options.connectionName, true));
   const readyListeners: Array<() => void> = [];
@@ -112,7 +115,7 @@ export async function openRedisLink(options: RedisLinkOptions): Promise<RedisLin
       logger.debug(`${what} failed: ${reasonOf(error)}`);
       if (!isUp()) return changed(reasonOf(error));
       // Connected but not answering in time (an overloaded Redis): said at most once a minute.
-      const now = systemClock.now();
+      const now = clock.now();
       if (now - slowSince < 60_000) return;
       slowSince = now;
       logger.warn(`Redis did not answer in time (${what}: ${reasonOf(error)}); the request went on without it`, { code: "SCALE_OUT_REDIS_DOWN" });

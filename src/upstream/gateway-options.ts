@@ -74,7 +74,7 @@ export interface GatewayOptions {
   name?: string;
   /** Where the registries log; the extension's own lines go to the host's logger. Default: the host's logger. */
   logger?: Logger;
-  /** What start-up deadlines and reconnection waits run on (default: the system clock). */
+  /** What start-up deadlines, call limits and reconnection waits run on (default: the host's clock, `ctx.clock`). */
   clock?: Clock;
   retry?: RetryOptions;
   /** How long a call paused on its client's answer is kept for the client's next round (default 10 min). */

@@ -6,7 +6,7 @@
  * live — all through `ctx.replaceOffer`, so listening clients are told once per change.
  */
 import { byName, compareNames } from "../compare.js";
-import { systemClock, type Clock } from "../clock.js";
+import type { Clock } from "../clock.js";
 import { McpHostError } from "../errors.js";
 import { toolsetNameProblem } from "../extension/toolset-name.js";
 import { createSecretRedactor } from "../secret-redactor.js";
@@ -87,7 +87,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const name = options.name ?? GATEWAY_DEFAULTS.name;
   const startupTimeoutMs = options.startupTimeoutMs ?? GATEWAY_DEFAULTS.startupTimeoutMs;
   const optional = (options.remoteServers ?? GATEWAY_DEFAULTS.remoteServers) === "optional";
-  const clock: Clock = options.clock ?? systemClock;
+  // Given none, the gateway runs on the clock of the host it is set up in (ctx.clock: HostOptions.clock).
+  const clockOf = (context: ExtensionContext): Clock => options.clock ?? context.clock;
   const redactor = options.redactor ?? createSecretRedactor();
   let servers: Readonly<Record<string, GatewayServerConfig>> = { ...options.servers };
   const links = new Map<string, ServerLink>();
@@ -111,7 +112,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const depsOf = (context: ExtensionContext): LinkDeps => ({
     strategies: context.authStrategies(),
-    clock,
+    clock: clockOf(context),
     registryLogger: options.logger ?? context.logger,
     logger: context.logger,
     startupTimeoutMs,

@@ -10,7 +10,9 @@ import { buildHost } from "../../src/host/build-host.js";
 import type { McpHost } from "../../src/host/host.js";
 import { loadExtensions } from "../../src/host/loading/load-extensions.js";
 import { memoryLogger } from "../../src/logger.js";
+import { systemClock } from "../../src/clock.js";
 import { build, textTool } from "../helpers/kit.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 
 const PROJECT = realpathSync(fileURLToPath(new URL("../fixtures/packages/root-string/", import.meta.url)));
 
@@ -82,5 +84,21 @@ describe("buildHost input", () => {
       refusedWith([], { name: "" }),
       'buildHost() options.name must be the server name clients see, got an empty string; e.g. { name: "my-server" }.',
     );
+  });
+
+  it("refuses a clock that is not one, naming what is missing, and takes a manual one as the host's clock", () => {
+    const advice = "leave it out for the system clock, or pass createManualClock() from mcp-host/testing.";
+    assert.equal(
+      refusedWith([], { name: "x", clock: Date }),
+      `buildHost() options.clock must be a clock with now(), setTimeout() and setInterval(), got a function; ${advice}`,
+    );
+    assert.equal(
+      refusedWith([], { name: "x", clock: { now: () => 0 } }),
+      `buildHost() options.clock must be a clock with now(), setTimeout() and setInterval(), got an object without setTimeout(), setInterval(); ${advice}`,
+    );
+    const clock = new ManualClock();
+    host = buildHost([], { name: "x", clock });
+    assert.equal(host.clock, clock);
+    assert.equal(buildHost([], { name: "y" }).clock, systemClock);
   });
 });

@@ -2,7 +2,7 @@
 // http.callerBurst refilled at http.callerRequestsPerSecond; off by default) and requests in flight at once
 // (http.callerMaxConcurrent, 128 by default; streams do not count) — beyond either, 429 with Retry-After and a
 // JSON-RPC error naming the limit. The caller is the token's subject when auth is on (two subjects behind one
-// address are two callers), else the client address. On a manual clock.
+// address are two callers), else the client address. On a manual clock: the host's, which the app follows.
 import { after, afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { HTTP_DEFAULTS } from "../../src/http/edge/http-defaults.js";
@@ -49,7 +49,7 @@ describe("caller limits", { timeout: 30_000 }, () => {
 
   it("refuses requests over a caller's rate with 429 and Retry-After, and serves it again once its bucket refills", async () => {
     const clock = new ManualClock();
-    const { url } = await serveHost(cleanup, [gatedExtension().extension], { http: { clock, callerRequestsPerSecond: 2, callerBurst: 3 } });
+    const { url } = await serveHost(cleanup, [gatedExtension().extension], { host: { clock }, http: { callerRequestsPerSecond: 2, callerBurst: 3 } });
     for (let i = 0; i < 3; i++) assert.equal((await modernList(url)).status, 200, `request ${i + 1}`);
     const refused = await modernList(url);
     assert.equal(refused.status, 429);
@@ -93,7 +93,8 @@ describe("caller limits", { timeout: 30_000 }, () => {
   it("counts the token's subject as the caller when auth is on: two subjects behind one address are two callers", async () => {
     const as = await authorizationServerFor(cleanup);
     servers.push(as);
-    const clock = new ManualClock();
+    // Started now: the tokens' expiry is read on this clock too (the app hands it to the verifier).
+    const clock = new ManualClock(Date.now());
     const served = await serveAuthHost(cleanup, watch, as, { http: { clock, callerRequestsPerSecond: 1, callerBurst: 1 } });
     const alice = bearer(await served.token({ sub: "alice" }));
     const bob = bearer(await served.token({ sub: "bob" }));

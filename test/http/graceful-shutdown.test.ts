@@ -1,6 +1,7 @@
 // Graceful shutdown (docs/design.md §8, §16): close() ends idle keep-alive sockets at once (even one that never carried a
 // request), lets an in-flight request finish — its answer saying Connection: close, so its client does not send
-// another request on a socket about to go (issue 11 defect 4) — and then stops the host.
+// another request on a socket about to go (issue 11 defect 4) — and then stops the host. The drain's deadline
+// (shutdownTimeoutMs) runs on the host's clock, which the deadline test moves.
 import { connect, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { buildHost } from "../../src/entries/host.js";
 import { type ListeningHost, listenHost } from "../../src/http/listen.js";
 import { silentLogger } from "../../src/logger.js";
 import { LEGACY_POST_HEADERS, legacyBody, modernBody, modernHeaders, rawLegacyInitialize } from "../helpers/http-host.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 import { postHead, RawSocket } from "../helpers/raw-http.js";
 
 function openIdleSocket(port: number): Promise<Socket> {
@@ -20,7 +22,7 @@ function openIdleSocket(port: number): Promise<Socket> {
 }
 
 /** A host whose one tool, `slow`, runs until the test releases it; `running` settles once a call has started. */
-async function serveSlowTool(): Promise<{ served: ListeningHost; running: Promise<void>; release: () => void }> {
+async function serveSlowTool(clock?: ManualClock): Promise<{ served: ListeningHost; running: Promise<void>; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let started!: () => void;
@@ -34,7 +36,11 @@ async function serveSlowTool(): Promise<{ served: ListeningHost; running: Promis
       return { content: [{ type: "text", text: "finished" }] };
     },
   });
-  const host = buildHost([defineExtension({ name: "x", tools: [slow] })], { name: "t", logger: silentLogger });
+  const host = buildHost([defineExtension({ name: "x", tools: [slow] })], {
+    name: "t",
+    logger: silentLogger,
+    ...(clock ? { clock, toolTimeoutMs: 6_000_000 } : {}),
+  });
   await host.start();
   const served = await listenHost(host, { port: 0, shutdownTimeoutMs: 600_000 });
   return { served, running, release };
@@ -73,6 +79,33 @@ describe("graceful shutdown", () => {
     const answer = await (await response).text();
     await closed;
     assert.match(answer, /finished/);
+  });
+
+  it("waits shutdownTimeoutMs (on the host's clock) for a request in flight, then closes without it", suiteTimeout, async () => {
+    const clock = new ManualClock();
+    const { served, running, release } = await serveSlowTool(clock);
+    const response = fetch(served.url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "slow"),
+      body: modernBody("tools/call", { name: "slow", arguments: {} }),
+    }).then(
+      (r) => r.text(),
+      (error: Error) => `failed: ${error.message}`,
+    );
+    await running;
+    const idle = await openIdleSocket(Number(served.baseUrl.port));
+    const idleGone = new Promise<void>((resolve) => idle.once("close", () => resolve()));
+    let closeDone = false;
+    const closed = served.close().then(() => (closeDone = true));
+    await clock.advance(599_999);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(closeDone, false, "the drain still waits a millisecond before its deadline");
+    assert.equal(idle.destroyed, false, "and keeps the idle socket open meanwhile");
+    await clock.advance(1);
+    await closed; // the deadline passed: the request in flight is not waited for any longer
+    await idleGone;
+    assert.doesNotMatch(await response, /finished/);
+    release();
   });
 });
 

@@ -2,12 +2,13 @@
 // http.headersTimeoutMs (10 s, not Node's 60 s) and a whole request within http.requestTimeoutMs (30 s, not 300 s),
 // else 408 and the socket is closed; an idle keep-alive socket lasts http.keepAliveTimeoutMs; connections are capped
 // in all (http.maxConnections) and per client address (http.maxConnectionsPerAddress), a connection over a cap
-// closed at once while the others are served.
+// closed at once while the others are served, and said in the log at most once a minute (on the host's clock).
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Socket } from "node:net";
 import type { McpExtension } from "../../src/extension/types.js";
 import { Cleanup, LEGACY_POST_HEADERS, legacyInitialize, serveHost } from "../helpers/http-host.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 import { postHead, RawSocket } from "../helpers/raw-http.js";
 
 const extensions: McpExtension[] = [
@@ -98,6 +99,27 @@ describe("slow clients", { timeout: 30_000 }, () => {
     const fourth = open(port);
     await fourth.send(initializeRequest(port));
     await fourth.receivedMatches(/"serverInfo"/);
+  });
+
+  it("says so in the log at most once a minute, on the host's clock, counting the refusals since the last line", async () => {
+    const clock = new ManualClock();
+    const { baseUrl, records } = await serveHost(cleanup, extensions, { host: { clock }, http: { maxConnectionsPerAddress: 1 } });
+    const port = Number(baseUrl.port);
+    const kept = open(port);
+    await kept.connected;
+    const refuse = async () => assert.equal((await open(port).ended).received, "");
+    const lines = () => records.filter((r) => r.data?.code === "HTTP_CONNECTION_LIMIT").map((r) => r.message);
+    const line = (count: number) =>
+      `refused ${count} connection${count === 1 ? "" : "s"} since the last such line: one client address holds its most connections (http.maxConnectionsPerAddress 1)`;
+    await refuse();
+    assert.deepEqual(lines(), [line(1)]);
+    await refuse();
+    await clock.advance(59_999);
+    await refuse();
+    assert.deepEqual(lines(), [line(1)], "nothing more within the minute");
+    await clock.advance(1);
+    await refuse();
+    assert.deepEqual(lines(), [line(1), line(3)]);
   });
 
   it("closes a connection beyond maxConnections at once", async () => {

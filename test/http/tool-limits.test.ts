@@ -1,7 +1,8 @@
 // What one tool may take of the host (docs/design.md §16, issue 11 build 3): at most tools.maxConcurrent calls of a
 // tool run at once, as many more wait up to tools.queueMs for a turn, the rest are refused with a coded isError
 // result; a result over tools.maxResultBytes — or one JSON cannot carry (a BigInt, a cycle), which used to leave
-// the request without an answer — becomes an isError result saying so, in both eras. The defaults are pinned.
+// the request without an answer — becomes an isError result saying so, in both eras. The defaults are pinned. The
+// queue's wait runs on the host's clock: the tests move it instead of waiting.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { TOOL_LIMIT_DEFAULTS, ToolCallGate } from "../../src/host/protocol/tool-limits.js";
@@ -9,6 +10,7 @@ import type { McpExtension } from "../../src/extension/types.js";
 import { Cleanup, connectV2, errorText, serveHost } from "../helpers/http-host.js";
 import { gatedExtension } from "../helpers/gated-tool.js";
 import { logsWithCode } from "../helpers/kit.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -31,12 +33,13 @@ const results: McpExtension = {
 describe("tool limits", { timeout: 30_000 }, () => {
   it("pins the defaults: 64 calls of a tool at once, a 1000 ms queue, 8 MiB results", () => {
     assert.deepEqual(TOOL_LIMIT_DEFAULTS, { maxConcurrent: 64, queueMs: 1_000, maxResultBytes: 8 * 1024 * 1024 });
-    const gate = new ToolCallGate();
+    const gate = new ToolCallGate({}, new ManualClock());
     assert.deepEqual([gate.maxConcurrent, gate.queueMs, gate.maxResultBytes], [64, 1_000, 8 * 1024 * 1024]);
   });
 
   it("takes a free turn at once with tryEnter, gives none when every turn is taken, and hands a released turn to a waiter first", async () => {
-    const gate = new ToolCallGate({ maxConcurrent: 2, queueMs: 60_000 });
+    const clock = new ManualClock();
+    const gate = new ToolCallGate({ maxConcurrent: 2, queueMs: 60_000 }, clock);
     const first = gate.tryEnter("ext", "t");
     const second = gate.tryEnter("ext", "t");
     assert.equal(typeof first, "function");
@@ -53,6 +56,29 @@ describe("tool limits", { timeout: 30_000 }, () => {
     third();
     assert.equal(gate.running("ext", "t"), 0);
     assert.equal(typeof gate.tryEnter("ext", "t"), "function");
+    assert.equal(clock.timers, 0, "a waiter that got its turn left no timer behind");
+  });
+
+  it("refuses a waiter whose turn did not come within queueMs on the clock, not a millisecond early", async () => {
+    const clock = new ManualClock();
+    const gate = new ToolCallGate({ maxConcurrent: 1, queueMs: 600_000 }, clock);
+    const release = gate.tryEnter("ext", "t");
+    let outcome: string | undefined;
+    const waiting = gate.enter("ext", "t").then(
+      () => "entered",
+      (error: { code: string; message: string }) => `${error.code}: ${error.message}`,
+    );
+    void waiting.then((o) => (outcome = o));
+    await clock.advance(599_999);
+    assert.equal(outcome, undefined, "still waiting a millisecond before queueMs");
+    await clock.advance(1);
+    assert.equal(
+      await waiting,
+      'TOOL_CONCURRENCY_LIMIT: tool "t" already runs 1 calls at once and no turn came within 600000 ms (tools.maxConcurrent, tools.queueMs); retry shortly',
+    );
+    assert.equal(clock.timers, 0);
+    release!();
+    assert.equal(gate.running("ext", "t"), 0);
   });
 
   for (const era of ["legacy", "modern"] as const) {
@@ -80,13 +106,20 @@ describe("tool limits", { timeout: 30_000 }, () => {
     });
   }
 
-  it("refuses a call that waited queueMs without a turn", async () => {
+  it("refuses a call that waited queueMs without a turn (on the host's clock)", async () => {
     const gated = gatedExtension();
-    const { url } = await serveHost(cleanup, [gated.extension], { host: { toolLimits: { maxConcurrent: 1, queueMs: 50 } } });
+    const clock = new ManualClock();
+    const { url } = await serveHost(cleanup, [gated.extension], {
+      host: { clock, toolTimeoutMs: 6_000_000, toolLimits: { maxConcurrent: 1, queueMs: 600_000 } },
+    });
     const { client } = await connectV2(cleanup, url, "modern");
     const first = client.callTool({ name: "wait", arguments: {} });
     await gated.started(1);
-    assert.match(errorText(await client.callTool({ name: "wait", arguments: {} })), /already runs 1 calls at once and no turn came within 50 ms/);
+    const before = clock.timers; // the first call's tool timeout, the session sweep
+    const second = client.callTool({ name: "wait", arguments: {} });
+    await clock.waitForTimers(before + 1); // the second call waits in the queue
+    await clock.advance(600_000);
+    assert.match(errorText(await second), /already runs 1 calls at once and no turn came within 600000 ms/);
     gated.releaseAll();
     assert.deepEqual((await first).content, [{ type: "text", text: "done" }]);
   });

@@ -93,6 +93,25 @@ describe("gateway start-up", { timeout: 60_000 }, () => {
     assert.equal(gatewayStatus(served).status, "failed");
   });
 
+  it("runs on the host's clock when given none of its own (ctx.clock)", async () => {
+    const clock = new ManualClock();
+    const served = await serveGateway(
+      cleanup,
+      {
+        servers: { never: legacyServer("never", { exitAtStart: 2 }) },
+        remoteServers: "optional",
+        // Far beyond the test's own timeout: only a clock the test moves can bring the retry.
+        retry: { initialDelayMs: 600_000, maxDelayMs: 600_000 },
+      },
+      { host: { clock } },
+    );
+    const planned = () => served.records.filter((r) => r.message.startsWith('retrying server "never" in')).length;
+    await served.logged((r) => r.message.startsWith('retrying server "never" in'), "the first retry planned");
+    assert.equal(planned(), 1);
+    await clock.advance(600_000);
+    await served.logged((r) => r.message.startsWith('retrying server "never" in') && planned() === 2, "the retry run, and the next one planned");
+  });
+
   it("optional: starts without an unreachable server, reports it, and serves it once a retry finds it up", async () => {
     const clock = new ManualClock();
     const dir = stateDir();

@@ -34,6 +34,7 @@ export function watchFolder(folder: string, ignored: readonly string[], onChange
     if (skip.includes(first)) return;
     pending.add(file);
     clearTimeout(timer);
+    // Real time on purpose: a quiet spell after real file-system events in the CLI process, no deadline of the host.
     timer = setTimeout(flush, quietMs);
   });
   return () => {

@@ -4,6 +4,7 @@
  * add `list_server_toolsets`, and let the deployment's serverFactory wrap the selection's handler. The result is
  * frozen and shared by every request with the same key.
  */
+import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import type { NodeHandler, ServerFactory } from "../built-server.js";
 import type { HostDescription } from "../describe.js";
@@ -67,6 +68,8 @@ export interface CompileInput {
   instructions(served: readonly string[]): string | undefined;
   logger: Logger;
   toolTimeoutMs: number;
+  /** What tool timeouts run on (the host's clock). */
+  clock: Clock;
   toolsetsTool: boolean;
   requestState: RequestStateSealer;
   serverFactory: ServerFactory | undefined;
@@ -157,6 +160,7 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     tables,
     logger: input.logger,
     toolTimeoutMs: input.toolTimeoutMs,
+    clock: input.clock,
     requestState: input.requestState,
     ...(input.activity === undefined ? {} : { activity: input.activity }),
     ...(input.toolGate === undefined ? {} : { toolGate: input.toolGate }),

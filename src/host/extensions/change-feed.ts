@@ -1,8 +1,9 @@
 /**
  * Tells listeners that the offer changed — once per burst. An extension that adds ten tools in a row, or a
  * gateway re-listing an upstream, makes one report naming every dropped build and changed toolset, so clients
- * get one `list_changed` instead of ten.
+ * get one `list_changed` instead of ten. The debounce runs on the host's clock.
  */
+import type { Clock, ClockTimer } from "../../clock.js";
 
 /** What listeners hear when builds are dropped because the offer changed. */
 export interface OfferChange {
@@ -17,9 +18,12 @@ type Listener = (change: OfferChange) => void;
 
 export class ChangeFeed {
   private readonly listeners = new Set<Listener>();
-  private pending: { toolsets: Set<string> | undefined; keys: Set<string>; timer: NodeJS.Timeout } | undefined;
+  private pending: { toolsets: Set<string> | undefined; keys: Set<string>; timer: ClockTimer | undefined } | undefined;
 
-  constructor(private readonly debounceMs: number) {}
+  constructor(
+    private readonly debounceMs: number,
+    private readonly clock: Clock,
+  ) {}
 
   /** Hears changes; returns an unsubscribe function. */
   subscribe(listener: Listener): () => void {
@@ -36,23 +40,22 @@ export class ChangeFeed {
     const burst = this.pending ?? {
       toolsets: toolsets === undefined ? undefined : new Set<string>(),
       keys: new Set<string>(),
-      timer: undefined as unknown as NodeJS.Timeout,
+      timer: undefined,
     };
-    clearTimeout(burst.timer);
+    burst.timer?.clear();
     burst.toolsets = burst.toolsets === undefined || toolsets === undefined ? undefined : new Set([...burst.toolsets, ...toolsets]);
     for (const key of droppedKeys) burst.keys.add(key);
-    burst.timer = setTimeout(() => {
+    burst.timer = this.clock.setTimeout(() => {
       this.pending = undefined;
       const change: OfferChange = { revision: revision(), keys: [...burst.keys].sort(), ...(burst.toolsets ? { toolsets: [...burst.toolsets].sort() } : {}) };
       for (const listener of this.listeners) listener(change);
     }, this.debounceMs);
-    burst.timer.unref?.();
     this.pending = burst;
   }
 
   /** Drops a burst not yet reported (host stop). */
   cancel(): void {
-    if (this.pending) clearTimeout(this.pending.timer);
+    this.pending?.timer?.clear();
     this.pending = undefined;
   }
 }

@@ -3,6 +3,7 @@
  * its offer after start. Every change goes through `offerChanged`, which lets the host drop only the affected
  * builds; a toolset name that cannot be written in a URL is refused here as it is at validation.
  */
+import type { Clock } from "../../clock.js";
 import { McpHostError } from "../../errors.js";
 import { toolsetNameProblem } from "../../extension/toolset-name.js";
 import type { AuthStrategy, DynamicOffer, ExtensionContext, UnavailableReport } from "../../extension/types.js";
@@ -14,8 +15,9 @@ function removeWhere<T>(map: Map<string, T>, matches: (item: T) => boolean): voi
   for (const [key, item] of [...map]) if (matches(item)) map.delete(key);
 }
 
-/** Where the context reports to. */
+/** Where the context reports to, and the host's clock it hands on. */
 export interface ContextHooks {
+  clock: Clock;
   /** The toolsets whose contents changed (never empty). */
   offerChanged(touched: Set<string>): void;
   resourceUpdated(uri: string): void;
@@ -33,7 +35,7 @@ function checkToolsetNames(record: ExtensionRecord, call: string, names: Iterabl
 
 /**
  * @example
- * const ctx = extensionContext(record, options, logger, { offerChanged: (touched) => …, resourceUpdated: (uri) => …, authStrategies: () => ({}) });
+ * const ctx = extensionContext(record, options, logger, { clock: systemClock, offerChanged: (touched) => …, resourceUpdated: (uri) => …, authStrategies: () => ({}) });
  */
 export function extensionContext(record: ExtensionRecord, options: Readonly<Record<string, unknown>>, logger: Logger, hooks: ContextHooks): ExtensionContext {
   // Only the toolsets whose contents really changed are reported, so clients of the extension's other
@@ -53,6 +55,7 @@ export function extensionContext(record: ExtensionRecord, options: Readonly<Reco
     name: record.name,
     options,
     logger,
+    clock: hooks.clock,
     signal: record.lifetime.signal,
     addToolset: (spec) => {
       checkToolsetNames(record, "addToolset", [spec.name]);

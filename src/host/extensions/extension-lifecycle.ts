@@ -22,7 +22,7 @@ export async function runSetup(record: ExtensionRecord, ctx: ExtensionContext, t
       throw extensionError("EXTENSION_SETUP_FAILED", record.name, "setup threw; the extension is quarantined", error);
     }
   })();
-  const outcome = await raceTimeout(running, timeoutMs);
+  const outcome = await raceTimeout(running, timeoutMs, ctx.clock);
   if (outcome.timedOut) {
     throw new McpHostError(
       "EXTENSION_SETUP_TIMEOUT",

@@ -5,6 +5,7 @@
  */
 import { byName } from "../../compare.js";
 import { McpHostError, messageOf } from "../../errors.js";
+import type { Clock } from "../../clock.js";
 import type { AuthStrategy, McpExtension } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { ExtensionDescription, UnavailableDescription } from "../describe.js";
@@ -15,6 +16,8 @@ import { emptyDynamic, type ExtensionRecord, type FailureRecord } from "./extens
 /** What the set needs from its host. */
 export interface ExtensionSetHooks {
   logger: Logger;
+  /** The host's clock: setup timeouts run on it, and extensions read it as `ctx.clock`. */
+  clock: Clock;
   setupTimeoutMs: number;
   optionsFor(name: string): Readonly<Record<string, unknown>>;
   /** An extension changed its offer after start; `touched` are the toolsets whose contents changed. */
@@ -88,6 +91,7 @@ export class ExtensionSet {
   async setUp(record: ExtensionRecord): Promise<void> {
     const logger = this.hooks.logger.child(record.name, { extension: record.name });
     const ctx = extensionContext(record, this.hooks.optionsFor(record.name), logger, {
+      clock: this.hooks.clock,
       offerChanged: (touched) => this.hooks.offerChanged(record, touched),
       resourceUpdated: (uri) => this.hooks.resourceUpdated(uri),
       authStrategies: () => this.authStrategies(),

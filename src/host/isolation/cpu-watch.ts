@@ -41,6 +41,7 @@ export function watchCpu(options: { worker: Worker | undefined; start: CallStart
       options.onExceeded();
       return;
     }
+    // Real time on purpose: the worker's CPU time only grows in real time, so this is when it may next be over budget.
     timer = setTimeout(check, Math.max(1, Math.ceil(budgetMs - spent)));
     timer.unref();
   };

@@ -31,6 +31,7 @@ export function monitorEventLoop(options: { thresholdMs: number; activity: ToolA
   const { thresholdMs, activity, logger } = options;
   const intervalMs = options.intervalMs ?? Math.max(10, Math.min(100, Math.floor(thresholdMs / 2)));
   let last = performance.now();
+  // Real time on purpose: the lag of the real event loop is what it measures.
   const timer = setInterval(() => {
     const now = performance.now();
     const blockedMs = Math.round(now - last - intervalMs);

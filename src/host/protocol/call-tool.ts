@@ -5,6 +5,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { extensionError, isMcpHostError, messageOf, type McpHostErrorCode } from "../../errors.js";
+import type { Clock } from "../../clock.js";
 import { raceTimeout, type RaceOutcome } from "../../timeout.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables, CompiledTool } from "../build/build-tables.js";
@@ -18,6 +19,8 @@ export interface CallToolDeps {
   tables: BuildTables;
   logger: Logger;
   defaultTimeoutMs: number;
+  /** What the timeout runs on (the host's clock). */
+  clock: Clock;
   requestState: RequestStateSealer;
   /** Records calls on the main thread for the event-loop monitor. */
   activity?: ToolActivity;
@@ -77,6 +80,7 @@ async function runWithTimeout(
   run: (signal: AbortSignal) => unknown,
   parent: AbortSignal,
   timeoutMs: number,
+  clock: Clock,
 ): Promise<RaceOutcome<unknown>> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent.reason);
@@ -85,7 +89,9 @@ async function runWithTimeout(
     const started = run(controller.signal);
     // A handler that answered synchronously is done before any timer could fire: there is nothing to race.
     if (!isThenable(started)) return { timedOut: false, value: started };
-    return await raceTimeout(Promise.resolve(started), timeoutMs, () => controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`)));
+    return await raceTimeout(Promise.resolve(started), timeoutMs, clock, () =>
+      controller.abort(new Error(`tool "${tool.name}" timed out after ${timeoutMs} ms`)),
+    );
   } finally {
     parent.removeEventListener("abort", onAbort);
   }
@@ -210,6 +216,7 @@ async function runTool(
       },
       sdk.mcpReq.signal,
       timeoutMs,
+      deps.clock,
     );
   } catch (error) {
     const failure = failureOf(tool, error);

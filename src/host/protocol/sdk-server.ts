@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { isRequestError, type RequestError } from "../../extension/request-errors.js";
 import type { CompleteFn } from "../../extension/types.js";
+import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
@@ -36,6 +37,8 @@ export interface ProtocolCore {
   tables: BuildTables;
   logger: Logger;
   toolTimeoutMs: number;
+  /** What tool timeouts run on (the host's clock). */
+  clock: Clock;
   /** Seals and verifies multi-round-trip request state (shared by every build of a host). */
   requestState: RequestStateSealer;
   /** Records tool calls on the main thread for the event-loop monitor (absent when it is off). */
@@ -220,6 +223,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     },
     logger: core.logger,
     defaultTimeoutMs: core.toolTimeoutMs,
+    clock: core.clock,
     requestState: core.requestState,
     ...(core.activity === undefined ? {} : { activity: core.activity }),
     ...(core.toolGate === undefined ? {} : { gate: core.toolGate }),

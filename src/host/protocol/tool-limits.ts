@@ -6,6 +6,7 @@
  * request left without an answer. One gate per host, shared by every build: the same tool in two selections is
  * one tool.
  */
+import type { Clock, ClockTimer } from "../../clock.js";
 import { McpHostError } from "../../errors.js";
 
 /** The limits of tool calls (config `tools:`). */
@@ -26,7 +27,7 @@ const MAX_RESULT_DEPTH = 512;
 interface Waiter {
   resolve: (release: () => void) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  timer: ClockTimer;
 }
 
 interface Lane {
@@ -36,7 +37,7 @@ interface Lane {
 
 /**
  * @example
- * const gate = new ToolCallGate({ maxConcurrent: 4 }); const release = await gate.enter("text", "text_stats"); try { … } finally { release(); }
+ * const gate = new ToolCallGate({ maxConcurrent: 4 }, host.clock); const release = await gate.enter("text", "text_stats"); try { … } finally { release(); }
  */
 export class ToolCallGate {
   readonly maxConcurrent: number;
@@ -44,7 +45,11 @@ export class ToolCallGate {
   readonly maxResultBytes: number;
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(limits: ToolCallLimits = {}) {
+  /** `clock` is what a waiting call's `queueMs` runs on (the host's). */
+  constructor(
+    limits: ToolCallLimits,
+    private readonly clock: Clock,
+  ) {
     this.maxConcurrent = limits.maxConcurrent ?? TOOL_LIMIT_DEFAULTS.maxConcurrent;
     this.queueMs = limits.queueMs ?? TOOL_LIMIT_DEFAULTS.queueMs;
     this.maxResultBytes = limits.maxResultBytes ?? TOOL_LIMIT_DEFAULTS.maxResultBytes;
@@ -92,12 +97,11 @@ export class ToolCallGate {
       const waiter: Waiter = {
         resolve,
         reject,
-        timer: setTimeout(() => {
+        timer: this.clock.setTimeout(() => {
           current.waiting.splice(current.waiting.indexOf(waiter), 1);
           reject(this.refusal(extension, tool));
         }, this.queueMs),
       };
-      waiter.timer.unref();
       current.waiting.push(waiter);
     });
   }
@@ -114,7 +118,7 @@ export class ToolCallGate {
       released = true;
       const next = lane.waiting.shift();
       if (next !== undefined) {
-        clearTimeout(next.timer);
+        next.timer.clear();
         next.resolve(this.releaser(key, lane));
         return;
       }

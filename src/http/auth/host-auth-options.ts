@@ -58,7 +58,7 @@ export interface HostAuthOptions {
   allowInsecureHttp?: boolean;
   /** The Retry-After of a 503 while tokens cannot be verified (default 10 s). */
   retryAfterSeconds?: number;
-  /** Time for `exp`/`nbf` and caches (default the system clock). */
+  /** Time for `exp`/`nbf` and caches (default the system clock; served by a host app, the app's clock). */
   clock?: Clock;
 }
 

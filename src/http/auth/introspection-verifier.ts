@@ -86,6 +86,7 @@ async function postIntrospection(url: URL, authorization: string, token: string,
     response = await fetch(url, {
       method: "POST",
       redirect: "manual",
+      // Real time on purpose: it bounds one real network exchange, as the server's own socket timeouts do.
       signal: AbortSignal.timeout(timeoutMs),
       headers: { authorization, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { systemClock, type Clock } from "../../clock.js";
 
 const LONG_LIVED = Symbol.for("mcp-host.longLivedRequest");
 
@@ -74,19 +75,22 @@ export interface ConnectionTracker {
    * `close`) instead of being lost with its socket.
    */
   drain(): void;
-  /** Resolves once no idle socket is left (their clients closed them, or sent their last request), or after `maxMs`. */
+  /**
+   * Resolves once no idle socket is left (their clients closed them, or sent their last request), or after `maxMs` of
+   * real time: it is a moment for a request already on the wire to arrive, which the network takes in real time.
+   */
   idleGone(maxMs: number): Promise<void>;
   /** Ends the drain: destroys every socket with no request in flight, and each later one as its last answer ends. */
   closeIdle(): void;
-  /** Resolves when no ordinary (not long-lived) request is in flight, or after `timeoutMs`. */
+  /** Resolves when no ordinary (not long-lived) request is in flight, or after `timeoutMs` on the tracker's clock. */
   drained(timeoutMs: number): Promise<void>;
 }
 
 /**
  * @example
- * const tracker = trackConnections(http); http.close(); tracker.drain(); await tracker.drained(10_000); tracker.closeIdle();
+ * const tracker = trackConnections(http, host.clock); http.close(); tracker.drain(); await tracker.drained(10_000); tracker.closeIdle();
  */
-export function trackConnections(http: HttpServer): ConnectionTracker {
+export function trackConnections(http: HttpServer, clock: Clock): ConnectionTracker {
   const perSocket = new Map<Socket, number>();
   const requests = new Map<IncomingMessage, ServerResponse>();
   const waiters = new Set<() => void>();
@@ -146,9 +150,9 @@ export function trackConnections(http: HttpServer): ConnectionTracker {
     idleGone: (maxMs) =>
       new Promise<void>((resolve) => {
         if (idleCount() === 0) return resolve();
-        const timer = setTimeout(done, maxMs);
+        const timer = systemClock.setTimeout(done, maxMs, true);
         function done() {
-          clearTimeout(timer);
+          timer.clear();
           idleWaiters.delete(done);
           resolve();
         }
@@ -160,10 +164,11 @@ export function trackConnections(http: HttpServer): ConnectionTracker {
     },
     drained: (timeoutMs) =>
       new Promise<void>((resolve) => {
-        if (ordinaryInFlight() === 0) return resolve();
-        const timer = setTimeout(done, timeoutMs);
+        // A spent budget resolves at once: a zero-length timer on a manual clock would wait for the next advance.
+        if (ordinaryInFlight() === 0 || timeoutMs <= 0) return resolve();
+        const timer = clock.setTimeout(done, timeoutMs, true);
         function done() {
-          clearTimeout(timer);
+          timer.clear();
           waiters.delete(done);
           resolve();
         }

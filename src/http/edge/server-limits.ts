@@ -3,10 +3,12 @@
  * and its whole request (Node's own 60 s and 300 s leave room for slowloris; a socket that never finishes its
  * headers gets 408 and is closed), how long an idle keep-alive connection stays, and how many connections are open
  * at once — in all, and from one client address. A connection over either cap is closed at once, before anything
- * is read from it; the log says so at most once a minute, with the count.
+ * is read from it; the log says so at most once a minute, with the count. The header, request and keep-alive
+ * timeouts are Node's own timers on real time: they bound what a socket holds, which no test clock can speed up.
  */
 import type { Server as HttpServer, ServerOptions } from "node:http";
 import type { Socket } from "node:net";
+import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import { HTTP_DEFAULTS } from "./http-defaults.js";
 
@@ -41,13 +43,13 @@ export function serverOptionsOf(options: ServerLimitOptions): ServerOptions {
   };
 }
 
-/** Logs refusals at most once a minute, with how many there were since the last line. */
-function refusalLog(logger: Logger) {
+/** Logs refusals at most once a minute (on `clock`), with how many there were since the last line. */
+function refusalLog(logger: Logger, clock: Clock) {
   let lastAt = 0;
   let since = 0;
   return (why: string) => {
     since += 1;
-    const now = Date.now();
+    const now = clock.now();
     if (now - lastAt < 60_000) return;
     logger.warn(`refused ${since} connection${since === 1 ? "" : "s"} since the last such line: ${why}`, { code: "HTTP_CONNECTION_LIMIT" });
     lastAt = now;
@@ -56,14 +58,15 @@ function refusalLog(logger: Logger) {
 }
 
 /**
- * Applies the connection caps to a server made with `serverOptionsOf`.
+ * Applies the connection caps to a server made with `serverOptionsOf`; the refusal lines' once-a-minute window runs
+ * on `clock`.
  * @example
- * limitConnections(http, { maxConnections: 1024, maxConnectionsPerAddress: 64 }, logger);
+ * limitConnections(http, { maxConnections: 1024, maxConnectionsPerAddress: 64 }, logger, host.clock);
  */
-export function limitConnections(http: HttpServer, options: ServerLimitOptions, logger: Logger): void {
+export function limitConnections(http: HttpServer, options: ServerLimitOptions, logger: Logger, clock: Clock): void {
   const maxConnections = options.maxConnections ?? HTTP_DEFAULTS.maxConnections;
   const perAddress = options.maxConnectionsPerAddress ?? HTTP_DEFAULTS.maxConnectionsPerAddress;
-  const refused = refusalLog(logger);
+  const refused = refusalLog(logger, clock);
   http.maxConnections = maxConnections;
   http.on("drop", () => refused(`the server holds its most connections (http.maxConnections ${maxConnections})`));
   const open = new Map<string, number>();

@@ -7,7 +7,7 @@
  * auth is on, else the client address. In a fleet the rate is counted in Redis (`shared`); the rest stays per instance. What is kept per caller is bounded: the least recently seen go first.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { systemClock, type Clock } from "../../clock.js";
+import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import type { RequestFacts } from "../edge/request-facts.js";
@@ -57,7 +57,7 @@ export class CallerLimits {
   private readonly shared: SharedRate | undefined;
 
   constructor(
-    options: CallerLimitOptions & { clock?: Clock; shared?: SharedRate },
+    options: CallerLimitOptions & { clock: Clock; shared?: SharedRate },
     private readonly logger: Logger,
   ) {
     this.shared = options.shared;
@@ -65,7 +65,7 @@ export class CallerLimits {
     this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
     this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
     this.maxListenStreams = options.maxListenStreamsPerCaller ?? HTTP_DEFAULTS.maxListenStreamsPerCaller;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import { systemClock, type Clock, type ClockTimer } from "../../clock.js";
+import type { Clock, ClockTimer } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import type { ProtocolCore } from "../../host/protocol/sdk-server.js";
 import type { SessionSubscriptions } from "../../host/protocol/subscriptions.js";
@@ -45,7 +45,8 @@ export interface SessionStoreOptions {
   /** A GET stream is ended after this long open (default 24 h). */
   streamMaxAgeMs?: number;
   logger: Logger;
-  clock?: Clock;
+  /** What idle TTLs, stream ages and the sweep run on (the app's clock, so the host's). */
+  clock: Clock;
 }
 
 export class LegacySessionStore {
@@ -66,7 +67,7 @@ export class LegacySessionStore {
     this.maxSessionsPerCaller = options.maxSessionsPerCaller ?? options.maxSessions;
     this.streamMaxAgeMs = options.streamMaxAgeMs ?? 24 * 60 * 60_000;
     this.logger = options.logger;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
     this.sweeper = this.clock.setInterval(() => void this.sweep(), Math.max(1_000, Math.min(60_000, Math.floor(this.idleTtlMs / 2))));
   }
 

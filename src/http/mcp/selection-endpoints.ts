@@ -37,7 +37,7 @@ export class SelectionEndpoints {
       maxSessionsPerCaller: options.maxSessionsPerCaller ?? HTTP_DEFAULTS.maxSessionsPerCaller,
       streamMaxAgeMs: options.streamMaxAgeMs ?? HTTP_DEFAULTS.streamMaxAgeMs,
       logger,
-      ...(options.clock ? { clock: options.clock } : {}),
+      clock: options.clock ?? host.clock,
     });
     const maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
     const subscriptionLimits = {

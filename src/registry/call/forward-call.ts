@@ -7,7 +7,7 @@
  * connected yet, a custom transport) runs the ordinary round instead.
  */
 import type { Client, Progress } from "@modelcontextprotocol/client";
-import { systemClock, type Clock, type ClockTimer } from "../../clock.js";
+import type { Clock, ClockTimer } from "../../clock.js";
 import type { ServerConnection } from "../connect/connection.js";
 import { classifyFailure } from "../failure.js";
 import type { ForwardRequest, Forwarder } from "../forward/forwarder.js";
@@ -69,13 +69,13 @@ function leg(forwarder: Forwarder, request: ForwardRequest, options: ForwardOpti
       progress: (progress) => {
         if (settled) return;
         idle?.clear();
-        idle = systemClock.setTimeout(() => end("idle"), options.timeoutMs, true);
+        idle = clock.setTimeout(() => end("idle"), options.timeoutMs, true);
         options.onprogress?.(progress);
       },
     });
     if (settled) return;
-    // The idle timeout runs on the system clock, as the SDK's own does on a client round; the total cap on the registry's.
-    idle = systemClock.setTimeout(() => end("idle"), options.timeoutMs, true);
+    // Both limits run on the registry's clock (a client round's idle timeout is the SDK's own, on real time).
+    idle = clock.setTimeout(() => end("idle"), options.timeoutMs, true);
     total = clock.setTimeout(() => end("total"), Math.max(0, options.maxTotalMs - (clock.now() - startedAt)));
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });

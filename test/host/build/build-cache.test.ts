@@ -1,12 +1,14 @@
 // Builds are cached per sorted active set (docs/design.md §7): one build per key even under concurrency, `unknown`
 // recomputed per call, a bounded LRU cache, and invalidation — all of it by forgetBuilt(), only the affected
-// builds when an extension changes its offer (reported once per burst), and everything when one is added.
+// builds when an extension changes its offer (reported once per burst, the burst's quiet spell on the host's clock,
+// which the tests move), and everything when one is added.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { ExtensionContext, McpExtension } from "../../../src/extension/types.js";
 import type { McpHost, OfferChange } from "../../../src/host/host.js";
 import type { ServerFactory } from "../../../src/host/built-server.js";
 import { build, deferred, held, startedHost, textTool } from "../../helpers/kit.js";
+import { ManualClock } from "../../helpers/manual-clock.js";
 import { compiledOf } from "../../../src/host/built-server.js";
 
 /** Two toolsets, neither on by default, so a query names exactly what is active. */
@@ -164,57 +166,57 @@ describe("build: invalidation when an extension changes its offer", () => {
 
   it("reports a burst of changes once, naming the dropped builds and the changed toolsets", async () => {
     const { extensions, ctx } = dynamic();
-    ({ host } = await startedHost(extensions, { listChangedDebounceMs: 5 }));
+    const clock = new ManualClock();
+    ({ host } = await startedHost(extensions, { listChangedDebounceMs: 60_000, clock }));
     const changes: OfferChange[] = [];
-    const next = () => {
-      const seen = deferred<OfferChange>();
-      const stop = host!.onOfferChange((change) => {
-        stop();
-        seen.resolve(change);
-      });
-      return seen.promise;
-    };
     host.onOfferChange((change) => changes.push(change));
     await build(host, "dyn");
     await build(host, "dyn,a");
     await build(host, "b");
     const context = await ctx;
 
-    const first = next();
     context.addTool(textTool("one"));
+    await clock.advance(59_999); // each change restarts the quiet spell
     context.addTool(textTool("two"));
     context.removeTool("one");
-    const burst = await held(first);
-    assert.deepEqual(burst, { revision: host.revision, keys: ["a,dyn", "dyn"], toolsets: ["dyn"] });
+    await clock.advance(59_999);
+    assert.deepEqual(changes, [], "nothing is reported while the burst goes on");
+    await clock.advance(1);
+    const burst = { revision: host.revision, keys: ["a,dyn", "dyn"], toolsets: ["dyn"] };
+    assert.deepEqual(changes, [burst]);
 
-    // A second burst is reported on its own; had the first been reported per change, its extra reports
-    // would have arrived before this one.
+    // A second burst is reported on its own.
     await build(host, "dyn");
-    const second = next();
     context.addToolset({ name: "dyn_extra", default: false });
+    await clock.advance(60_000);
     // Only the toolset whose contents changed is reported: the "dyn" build holds nothing of dyn_extra and is kept.
-    assert.deepEqual(await held(second), { revision: host.revision, keys: [], toolsets: ["dyn_extra"] });
-    assert.deepEqual(changes, [burst, await second]);
+    assert.deepEqual(changes, [burst, { revision: host.revision, keys: [], toolsets: ["dyn_extra"] }]);
+    assert.equal(clock.timers, 0, "no burst is left waiting");
   });
 
   it("drops only the changed toolset's builds when one extension with two toolsets changes one of them", async () => {
     const captured = deferred<ExtensionContext>();
-    ({ host } = await startedHost([
-      {
-        name: "twin",
-        toolsets: [
-          { name: "left", default: false },
-          { name: "right", default: false },
-        ],
-        tools: [textTool("left_tool"), { ...textTool("right_tool"), toolset: "right" }],
-        setup: (ctx) => captured.resolve(ctx),
-      },
-    ]));
+    const clock = new ManualClock();
+    ({ host } = await startedHost(
+      [
+        {
+          name: "twin",
+          toolsets: [
+            { name: "left", default: false },
+            { name: "right", default: false },
+          ],
+          tools: [textTool("left_tool"), { ...textTool("right_tool"), toolset: "right" }],
+          setup: (ctx) => captured.resolve(ctx),
+        },
+      ],
+      { clock },
+    ));
     const left = await build(host, "only=left");
     const right = await build(host, "only=right");
     const seen = deferred<OfferChange>();
     host.onOfferChange((change) => seen.resolve(change));
     (await captured.promise).addTool({ ...textTool("right_more"), toolset: "right" });
+    await clock.advance(50); // the default quiet spell
     const change = await held(seen.promise);
     assert.deepEqual(change.toolsets, ["right"]);
     assert.deepEqual(change.keys, ["right"]);
@@ -225,11 +227,13 @@ describe("build: invalidation when an extension changes its offer", () => {
 
   it("tells every selection when a default toolset appears, since every URL without only= now includes it", async () => {
     const { extensions, ctx } = dynamic();
-    ({ host } = await startedHost(extensions));
+    const clock = new ManualClock();
+    ({ host } = await startedHost(extensions, { clock }));
     const cached = await build(host, "b");
     const seen = deferred<OfferChange>();
     host.onOfferChange((change) => seen.resolve(change));
     (await ctx).addToolset({ name: "fresh_default" });
+    await clock.advance(50);
     const change = await held(seen.promise);
     assert.equal(change.toolsets, undefined);
     assert.deepEqual(change.keys, [cached.key], "the one cached build was dropped");

@@ -10,7 +10,10 @@ import type { McpHost } from "../../../src/host/host.js";
 import type { LogRecord } from "../../../src/logger.js";
 import { parseSelection } from "../../../src/host/selection.js";
 import { connectInProcess } from "../../helpers/in-process.js";
+import { buildHost } from "../../../src/host/build-host.js";
+import { memoryLogger } from "../../../src/logger.js";
 import { build, callOk, logsWithCode, startedHost, textTool } from "../../helpers/kit.js";
+import { ManualClock } from "../../helpers/manual-clock.js";
 
 let host: McpHost | undefined;
 let records: LogRecord[] = [];
@@ -108,21 +111,37 @@ describe("setup that fails", () => {
   });
 
   it("quarantines an extension whose setup hangs past setupTimeoutMs (EXTENSION_SETUP_TIMEOUT) and serves the others", async () => {
-    ({ host, records } = await startedHost(
+    // On the host's clock, which setup's ctx.clock is: a minute's budget takes no real time, and does not end early.
+    const clock = new ManualClock();
+    let context: ExtensionContext | undefined;
+    const logged = memoryLogger();
+    records = logged.records;
+    host = buildHost(
       [
         {
           name: "fragile",
           toolsets: [{ name: "fragile", title: "Fragile", default: false }],
           tools: [textTool("fragile_tool")],
-          setup: (ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve())),
+          setup: (ctx) => {
+            context = ctx;
+            return new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve()));
+          },
         },
         bystander,
       ],
-      { setupTimeoutMs: 50 },
-    ));
+      { name: "test-host", logger: logged.logger, clock, setupTimeoutMs: 60_000 },
+    );
+    let started = false;
+    const starting = host.start().then(() => (started = true));
+    await clock.waitForTimers(1); // the setup's budget has started
+    await clock.advance(59_999);
+    assert.equal(started, false, "setup still has a millisecond");
+    assert.equal(context?.clock, clock, "the extension reads the host's clock");
+    await clock.advance(1);
+    await starting;
     await assertQuarantined(
       "EXTENSION_SETUP_TIMEOUT",
-      "[extension fragile] setup did not finish within 50 ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)",
+      "[extension fragile] setup did not finish within 60000 ms; the extension is quarantined (raise setupTimeoutMs if it needs longer)",
     )();
   });
 });

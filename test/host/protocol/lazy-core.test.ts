@@ -14,6 +14,7 @@ function core(label: string): ProtocolCore {
     tables: { label } as unknown as ProtocolCore["tables"],
     logger: { label } as unknown as ProtocolCore["logger"],
     toolTimeoutMs: 1234,
+    clock: { label } as unknown as ProtocolCore["clock"],
     requestState: { label } as unknown as ProtocolCore["requestState"],
     activity: { label } as unknown as NonNullable<ProtocolCore["activity"]>,
     toolGate: { label } as unknown as NonNullable<ProtocolCore["toolGate"]>,

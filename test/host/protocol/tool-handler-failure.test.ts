@@ -1,7 +1,9 @@
 // A tool handler that fails (docs/design.md §4 rule 6): one that throws gives an isError result carrying its message;
 // one that runs past its timeout (the host's, or the tool's own) gives an isError naming the tool and the budget
 // and sees its signal aborted; one that returns something that is not a tool result gives an isError. The
-// failure is logged under the extension's name and every other tool goes on serving.
+// failure is logged under the extension's name and every other tool goes on serving. Timeouts run on the host's
+// clock: the tests move it, so a budget of minutes takes no real time and is seen not to end a millisecond early.
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { McpExtension, ToolContext } from "../../../src/extension/types.js";
@@ -9,6 +11,7 @@ import type { McpHost } from "../../../src/host/host.js";
 import type { LogRecord } from "../../../src/logger.js";
 import { connectInProcess } from "../../helpers/in-process.js";
 import { callError, callOk, deferred, logsWithCode, startedHost, textTool } from "../../helpers/kit.js";
+import { ManualClock } from "../../helpers/manual-clock.js";
 
 const bystander: McpExtension = { name: "bystander", tools: [textTool("bystander_tool")] };
 
@@ -19,18 +22,35 @@ afterEach(async () => {
   host = undefined;
 });
 
-/** A handler that waits until its signal is aborted, and reports the abort. */
+/** A handler that waits until its signal is aborted, and reports when it started and the abort. */
 function waitsForAbort() {
   const aborted = deferred<{ reason: string }>();
+  const started = deferred();
   const handler = (_args: unknown, ctx: ToolContext) =>
     new Promise<never>((_, reject) => {
+      started.resolve();
       ctx.signal.addEventListener("abort", () => {
         const reason = ctx.signal.reason instanceof Error ? ctx.signal.reason.message : String(ctx.signal.reason);
         aborted.resolve({ reason });
         reject(new Error("gave up"));
       });
     });
-  return { handler, aborted: aborted.promise };
+  return { handler, aborted: aborted.promise, started: started.promise };
+}
+
+/**
+ * Calls `name` and moves `clock` to a millisecond before `budgetMs` (the call must still run), then past it: the
+ * call's error text. A budget on the wrong clock never ends (the test times out); one that ends early is caught.
+ */
+async function timedOutAt(client: Client, clock: ManualClock, slow: { started: Promise<void> }, name: string, budgetMs: number): Promise<string> {
+  let settled = false;
+  const call = callError(client, name).finally(() => (settled = true));
+  await slow.started;
+  await clock.advance(budgetMs - 1);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.equal(settled, false, "the call still runs a millisecond before its budget");
+  await clock.advance(1);
+  return call;
 }
 
 for (const era of ["legacy", "modern"] as const) {
@@ -71,31 +91,37 @@ for (const era of ["legacy", "modern"] as const) {
 
     it("answers isError naming the tool and the host's budget when a handler runs past toolTimeoutMs, and aborts its signal", async () => {
       const slow = waitsForAbort();
-      ({ host, records } = await startedHost([{ name: "sluggish", tools: [textTool("slow", { handler: slow.handler })] }, bystander], { toolTimeoutMs: 50 }));
+      const clock = new ManualClock();
+      ({ host, records } = await startedHost([{ name: "sluggish", tools: [textTool("slow", { handler: slow.handler })] }, bystander], {
+        toolTimeoutMs: 600_000,
+        clock,
+      }));
       const { client, close } = await connectInProcess(host, "", { era });
       try {
-        assert.equal(await callError(client, "slow"), 'tool "slow" timed out after 50 ms');
-        assert.deepEqual(await slow.aborted, { reason: 'tool "slow" timed out after 50 ms' });
+        assert.equal(await timedOutAt(client, clock, slow, "slow", 600_000), 'tool "slow" timed out after 600000 ms');
+        assert.deepEqual(await slow.aborted, { reason: 'tool "slow" timed out after 600000 ms' });
+        assert.equal(clock.timers, 0, "the timeout left no timer behind");
         assert.equal(await callOk(client, "bystander_tool"), "bystander_tool ok");
       } finally {
         await close();
       }
       assert.deepEqual(
         logsWithCode(records, "TOOL_TIMEOUT").map((r) => ({ extension: r.data?.extension, message: r.message, tool: r.data?.tool })),
-        [{ extension: "sluggish", message: '[extension sluggish] tool "slow" timed out after 50 ms', tool: "slow" }],
+        [{ extension: "sluggish", message: '[extension sluggish] tool "slow" timed out after 600000 ms', tool: "slow" }],
       );
     });
 
     it("uses the tool's own timeoutMs over the host's", async () => {
       const slow = waitsForAbort();
-      ({ host, records } = await startedHost([
-        { name: "sluggish", tools: [textTool("slow", { handler: slow.handler, timeoutMs: 40 }), textTool("quick")] },
-        bystander,
-      ]));
+      const clock = new ManualClock();
+      ({ host, records } = await startedHost(
+        [{ name: "sluggish", tools: [textTool("slow", { handler: slow.handler, timeoutMs: 400_000 }), textTool("quick")] }, bystander],
+        { toolTimeoutMs: 600_000, clock },
+      ));
       const { client, close } = await connectInProcess(host, "", { era });
       try {
-        assert.equal(await callError(client, "slow"), 'tool "slow" timed out after 40 ms');
-        assert.equal((await slow.aborted).reason, 'tool "slow" timed out after 40 ms');
+        assert.equal(await timedOutAt(client, clock, slow, "slow", 400_000), 'tool "slow" timed out after 400000 ms');
+        assert.equal((await slow.aborted).reason, 'tool "slow" timed out after 400000 ms');
         assert.equal(await callOk(client, "quick"), "quick ok");
         assert.equal(await callOk(client, "bystander_tool"), "bystander_tool ok");
       } finally {

@@ -3,13 +3,14 @@
 // registry calls, forwarded and not, against real upstreams of every kind (2025 and 2026-07-28 over stdio, a 2025
 // session and 2026-07-28 over HTTP) give the same answer — results, isError results naming server and tool,
 // rejections, progress, `_meta`, an upstream's `input_required` — and the forwarded ones really were forwarded (the
-// upstream saw the forwarding channel's own progress token).
+// upstream saw the forwarding channel's own progress token). A forwarded call's time limits run on the registry's clock.
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import type { McpRegistry, ServerSpecification } from "../../../src/registry/index.js";
 import { ServerSpec } from "../../../src/registry/index.js";
 import { LegacyHttpFixture, ModernHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
 import type { FixtureConfig } from "../../fixtures/upstream/legacy-behaviours.mjs";
+import { ManualClock } from "../../helpers/manual-clock.js";
 import { countOf, legacyStdio, modernStdio, registryHarness, stateDir, stderrLine } from "../../helpers/registry/harness.js";
 
 const LEGACY: FixtureConfig = {
@@ -119,9 +120,21 @@ describe("forwarded calls give the answers of a client round", () => {
   ];
   it("cancels a forwarded call upstream when its time runs out or its caller leaves", async () => {
     const dir = stateDir();
-    const registry = h.make([legacyStdio("slow", { tools: ["hang"], stateDir: dir }, { timeoutMs: 300 })]);
-    const timedOut = await registry.callTool("hang", {}, { forward: true, inputRequired: "return" });
-    assert.match(JSON.stringify(timedOut), /tool \\"hang\\" on server \\"slow\\" timed out after 300 ms/);
+    const clock = new ManualClock();
+    const registry = h.make([legacyStdio("slow", { tools: ["hang"], stateDir: dir }, { timeoutMs: 600_000 })], { clock });
+    await registry.connect();
+    const reached = h.nextLog(stderrLine("slow", "call:hang"), "the first call to reach the upstream");
+    let settled = false;
+    const pending = registry.callTool("hang", {}, { forward: true, inputRequired: "return" }).finally(() => (settled = true));
+    await reached;
+    assert.equal(clock.timers, 2, "the idle timeout and the total cap run on the registry's clock");
+    await clock.advance(599_999);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, "the idle timeout has not run out a millisecond early");
+    await clock.advance(1);
+    const timedOut = await pending;
+    assert.match(JSON.stringify(timedOut), /tool \\"hang\\" on server \\"slow\\" timed out after 600000 ms/);
+    assert.equal(clock.timers, 0, "the call left no timer behind");
     await h.logged(stderrLine("slow", "cancelled:hang"), "the upstream to see the timeout's cancellation");
     const leaving = new AbortController();
     const next = h.nextLog(stderrLine("slow", "cancelled:hang"), "the upstream to see the caller's cancellation");

@@ -1,6 +1,7 @@
 // §10.7: per-server timeouts that progress resets, a total cap nothing resets (kept on the registry's clock, so the
 // test moves time instead of waiting for it), an isError result "tool X on server Y timed out after N ms", and the
-// upstream request cancelled. The idle timeout is the SDK's own and runs on real time: those tests keep it short.
+// upstream request cancelled. On a client round the idle timeout is the SDK's own and runs on real time: those tests
+// keep it short. A forwarded call keeps both limits itself, on the registry's clock, which its tests move.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { registryErrorCode, toText } from "../../../src/registry/index.js";
@@ -49,6 +50,38 @@ describe("timeouts", () => {
     assert.equal(toText(result), 'tool "progress" on server "slow" timed out after 1200 ms');
     await h.logged(stderrLine("slow", "cancelled:progress"), "the upstream to see the cancellation");
     assert.equal(countOf(dir, "cancelled:progress"), 1);
+    assert.equal(clock.timers, 0, "the call left no timer behind");
+  });
+
+  it("stops a forwarded call at the total cap while progress keeps resetting its idle timeout, on the registry's clock", async () => {
+    const clock = new ManualClock();
+    const dir = stateDir();
+    const registry = h.make([legacyStdio("slow", { tools: ["progress"], stateDir: dir }, { timeoutMs: 1_000, maxTotalTimeoutMs: 3_500 })], { clock });
+    await registry.connect(); // a connection not yet open has no channel to forward on
+    let nextProgress: (() => void) | undefined;
+    const progress = () => new Promise<void>((resolve) => (nextProgress = resolve));
+    let first = progress();
+    const pending = registry.callTool(
+      "progress",
+      { steps: 100_000, intervalMs: 20 },
+      { forward: true, inputRequired: "return", onprogress: () => nextProgress?.() },
+    );
+    await first;
+    assert.equal(clock.timers, 2, "the idle timeout and the cap");
+    // Each progress notification restarts the idle timeout: without it, the second second would end the call.
+    for (let i = 0; i < 3; i++) {
+      first = progress();
+      await clock.advance(999);
+      await first;
+    }
+    await clock.advance(3_500 - 3 * 999 - 1);
+    assert.equal(clock.timers, 2, "the cap has not run out a millisecond early");
+    await clock.advance(1);
+    // A forwarded call may answer with a request for input too (inputRequired: "return"); this one is a result.
+    const result = (await pending) as Parameters<typeof registryErrorCode>[0] & Parameters<typeof toText>[0];
+    assert.equal(registryErrorCode(result), "TOOL_TIMEOUT");
+    assert.equal(toText(result), 'tool "progress" on server "slow" timed out after 3500 ms');
+    await h.logged(stderrLine("slow", "cancelled:progress"), "the upstream to see the cancellation");
     assert.equal(clock.timers, 0, "the call left no timer behind");
   });
 
