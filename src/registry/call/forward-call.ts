@@ -6,27 +6,18 @@
  * abort controller (and so no DOMException with a stack) per call. A connection with no channel to share (not
  * connected yet, a custom transport) runs the ordinary round instead.
  */
-import type { Client, Progress } from "@modelcontextprotocol/client";
-import type { Clock, ClockTimer } from "../../clock.js";
-import type { ServerConnection } from "../connect/connection.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { ClockTimer } from "../../clock.js";
 import { classifyFailure } from "../failure.js";
 import type { ForwardRequest, Forwarder } from "../forward/forwarder.js";
 import type { DeadlineEnd } from "./deadline.js";
-import { UpstreamFailure } from "./invoke.js";
+import { type InvokeOptions, UpstreamFailure } from "./invoke.js";
 
-export interface ForwardOptions {
-  connection: ServerConnection;
-  openTimeoutMs: number;
-  timeoutMs: number;
-  maxTotalMs: number;
-  clock: Clock;
-  /** True when the request may safely run twice (read-only or idempotent). */
-  mayRerun: boolean;
-  signal?: AbortSignal;
-  onprogress?: (progress: Progress) => void;
-  afterReconnect: () => Promise<void>;
-  onReconnectFailed: (error: unknown) => void;
-}
+/** How to forward one request: a client round's options, less what only a client round has (input rounds, answers). */
+export type ForwardOptions = Pick<
+  InvokeOptions,
+  "connection" | "openTimeoutMs" | "timeoutMs" | "maxTotalMs" | "clock" | "mayRerun" | "signal" | "onprogress" | "afterReconnect" | "onReconnectFailed"
+>;
 
 /** Why a leg ended early; its failure is then worded by the registry like a client round's. */
 class Ended extends Error {
