@@ -1,3 +1,4 @@
+import { defined } from "./defined.js";
 /**
  * McpHostError and the catalog of its codes.
  * Codes are public API: callers match on `code` (never on `instanceof`, which breaks when two copies of the
@@ -104,8 +105,7 @@ export class McpHostError extends Error {
     return {
       code: this.code,
       message: this.message,
-      ...(this.extension === undefined ? {} : { extension: this.extension }),
-      ...(this.server === undefined ? {} : { server: this.server }),
+      ...defined({ extension: this.extension, server: this.server }),
     };
   }
 }

@@ -4,6 +4,7 @@
  */
 
 import type { McpHostErrorCode } from "./errors.js";
+import { defined } from "./defined.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -50,7 +51,7 @@ export function createLogger(options: { level?: LogLevel; sink?: (record: LogRec
   const bound = options.bindings;
   const emit = (recordLevel: LogLevel) => (message: string, data?: LogData) => {
     if (LEVEL_ORDER[recordLevel] < LEVEL_ORDER[level]) return;
-    sink({ level: recordLevel, prefix, message, ...(data === undefined ? {} : { data }), ...(bound === undefined ? {} : { bindings: bound }) });
+    sink({ level: recordLevel, prefix, message, ...defined({ data, bindings: bound }) });
   };
   return {
     debug: emit("debug"),

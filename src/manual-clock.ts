@@ -4,6 +4,7 @@
  * Exported for extension authors' tests by `mcp-host/testing`.
  */
 import type { Clock, ClockTimer } from "./clock.js";
+import { defined } from "./defined.js";
 
 interface Pending {
   id: number;
@@ -69,7 +70,7 @@ export class ManualClock implements Clock {
 
   private schedule(callback: () => void, ms: number, every: number | undefined): ClockTimer {
     const id = this.nextId++;
-    this.pending.set(id, { id, at: this.time + Math.max(0, ms), callback, ...(every === undefined ? {} : { every }) });
+    this.pending.set(id, { id, at: this.time + Math.max(0, ms), callback, ...defined({ every }) });
     for (const waiter of this.armedWaiters.filter((w) => w.count <= this.pending.size)) {
       this.armedWaiters.splice(this.armedWaiters.indexOf(waiter), 1);
       waiter.resolve();

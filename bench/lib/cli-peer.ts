@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { CliPeerId, PeerConfig } from "../servers/peer.js";
 import { CliHost } from "./cli-host.js";
 import type { Memory, StartOptions } from "./peer-process.js";
+import { defined } from "../../src/defined.js";
 
 /** The project `serve` runs in (`--cwd`). */
 export const BENCH_PROJECT = fileURLToPath(new URL("../fixtures/bench-project", import.meta.url));
@@ -27,8 +28,7 @@ export const HOST_OWN_TOOLS = ["list_server_toolsets"];
  */
 export function cliConfig(config: PeerConfig & { peer: CliPeerId }): Record<string, unknown> {
   const http = {
-    ...(config.sessionIdleTtlMs === undefined ? {} : { sessionIdleTtlMs: config.sessionIdleTtlMs }),
-    ...(config.maxSessionsPerCaller === undefined ? {} : { maxSessionsPerCaller: config.maxSessionsPerCaller }),
+    ...defined({ sessionIdleTtlMs: config.sessionIdleTtlMs, maxSessionsPerCaller: config.maxSessionsPerCaller }),
   };
   return {
     extensions: { options: { bench: { extraTools: config.extraTools } } },

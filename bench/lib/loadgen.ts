@@ -22,6 +22,7 @@ import {
   type Answer,
 } from "./protocol.js";
 import { SameAnswer } from "./same-answer.js";
+import { defined } from "../../src/defined.js";
 
 /** Every id has 10 digits, so a big answer's length does not change with its id (same-answer.ts). */
 let nextId = 1_000_000_000;
@@ -52,7 +53,7 @@ function header(value: string | string[] | undefined): string | undefined {
 
 async function send(target: Target, method: "POST" | "DELETE", headers: Record<string, string>, body?: string): Promise<Answer> {
   if (!target.pool) throw new Error(`target "${target.spec.key}" is a stdio server: only tools/call is driven over stdio`);
-  const response = await target.pool.request({ path: target.path, method, headers, ...(body === undefined ? {} : { body }) });
+  const response = await target.pool.request({ path: target.path, method, headers, ...defined({ body }) });
   const bytes = Buffer.from(await response.body.arrayBuffer());
   const sessionId = header(response.headers["mcp-session-id"]);
   return { status: response.statusCode, contentType: header(response.headers["content-type"]) ?? "", body: bytes, ...(sessionId ? { sessionId } : {}) };

@@ -9,6 +9,7 @@ import type { LoadGenerator } from "./loadgen-client.js";
 import type { Op, Sample } from "./loadgen-protocol.js";
 import type { Era } from "./protocol.js";
 import { median, percentile, sum } from "./stats.js";
+import { defined } from "../../src/defined.js";
 
 export interface Timing {
   /** Timed window of one measurement. */
@@ -136,7 +137,7 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
       await loadgen.open({
         key: key(subject),
         url: url ?? "",
-        ...(subject.stdio === undefined ? {} : { stdio: subject.stdio }),
+        ...defined({ stdio: subject.stdio }),
         era: subject.era,
         concurrency,
         tools: subject.tools,
@@ -174,9 +175,7 @@ export async function measureAt(context: MeasureContext, subjects: readonly Subj
           cpuMicros,
           rssBytes: subject.peer.rssBytes(),
           loadCpuMicros: sample.loadCpuMicros,
-          ...(upstreamCpuMicros === undefined ? {} : { upstreamCpuMicros }),
-          ...(logLines === undefined ? {} : { logLines }),
-          ...(treeCpuMicros === undefined ? {} : { treeCpuMicros }),
+          ...defined({ upstreamCpuMicros, logLines, treeCpuMicros }),
         });
         for (const latency of sample.latencies) tally.latencies.push(latency);
         context.log(

@@ -26,6 +26,7 @@ import { toolLimitsOf } from "./listen-options.js";
 import { scaleOutSecrets } from "./scale-out.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
+import { defined } from "../defined.js";
 
 export { mcpHostVersion } from "./version.js";
 
@@ -125,7 +126,7 @@ export async function gatewayOver(
     remoteServers: config.remoteServers,
     logger: logger.child("gateway"),
     ...(observability === undefined ? {} : { observer: observability.gatewayObserver }),
-    ...(redactor === undefined ? {} : { redactor }),
+    ...defined({ redactor }),
   });
 }
 
@@ -209,11 +210,11 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
-      ...(config.selection.searchAbove === undefined ? {} : { searchAbove: config.selection.searchAbove }),
+      ...defined({ searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       redactor,
       // In a fleet every instance signs requestState with the same key, so a call's next round may land on any of them.
-      ...(config.scaleOut?.stateKey === undefined ? {} : { requestStateKey: config.scaleOut.stateKey }),
+      ...defined({ requestStateKey: config.scaleOut?.stateKey }),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );

@@ -7,6 +7,7 @@ import type { ToolCallLimits } from "../host/protocol/tool-limits.js";
 import type { ListenOptions } from "../http/listen.js";
 import type { Fleet } from "../scale-out/fleet.js";
 import type { Deployment } from "./deployment.js";
+import { defined } from "../defined.js";
 
 /**
  * @example
@@ -42,9 +43,7 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     ...(http.cors ? { cors: { origin: http.cors.origin === "*" ? true : http.cors.origin } } : {}),
     ...(config.auth ? { auth: config.auth } : {}),
     ui: http.ui ? { path: http.uiPath } : false,
-    ...(config.metrics
-      ? { metrics: { path: config.metrics.path, scopes: config.metrics.scopes, ...(config.metrics.port === undefined ? {} : { port: config.metrics.port }) } }
-      : {}),
+    ...(config.metrics ? { metrics: { path: config.metrics.path, scopes: config.metrics.scopes, ...defined({ port: config.metrics.port }) } } : {}),
     selection: { strict: selection.strict, ignoreKeys: selection.ignoreKeys, ...(selection.default !== undefined ? { default: selection.default } : {}) },
   };
 }
@@ -68,5 +67,5 @@ export function servingOptionsOf(deployment: Deployment, fleet?: Fleet): ListenO
   // The operator page's upstream messages come from the upstreams: they pass the deployment's redactor like the rest.
   const upstreams = () => deployment.redactor.redactValue(deployment.gateway?.status() ?? []);
   deployment.observability.watch({ upstreams });
-  return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams, ...(fleet === undefined ? {} : { scaleOut: fleet }) };
+  return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams, ...defined({ scaleOut: fleet }) };
 }

@@ -10,6 +10,7 @@ import { readConfigFile } from "./read-config-file.js";
 import type { DeploymentConfig } from "./schema.js";
 import { resolveReferences } from "./secret-refs.js";
 import { validateConfig } from "./validate.js";
+import { defined } from "../defined.js";
 
 /** Where to look and what to resolve with. The config layer never reads `process.env` itself. */
 export interface LoadConfigOptions {
@@ -52,16 +53,16 @@ function absoluteCwds(config: DeploymentConfig, baseDir: string): DeploymentConf
  * config.http.port // 3000 unless the file says otherwise
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const read = await readConfigFile({ cwd: options.cwd, ...(options.file === undefined ? {} : { file: options.file }) });
-  if (read.problems.length > 0) throw new ConfigError(sortProblems(read.problems), read.source === undefined ? {} : { source: read.source });
+  const read = await readConfigFile({ cwd: options.cwd, ...defined({ file: options.file }) });
+  if (read.problems.length > 0) throw new ConfigError(sortProblems(read.problems), defined({ source: read.source }));
   const baseDir = read.source === undefined ? resolve(options.cwd) : dirname(read.source);
   const raw = read.raw === undefined ? {} : read.raw;
   const inline = inlineCredentialProblems(raw);
   const resolved = await resolveReferences(raw, { env: options.env, baseDir });
   const { config, problems } = validateConfig(resolved.value, {
     earlier: [...inline, ...resolved.problems],
-    ...(options.authKinds === undefined ? {} : { authKinds: options.authKinds }),
+    ...defined({ authKinds: options.authKinds }),
   });
-  if (!config) throw new ConfigError(sortProblems(problems), read.source === undefined ? {} : { source: read.source });
-  return { config: absoluteCwds(config, baseDir), ...(read.source === undefined ? {} : { source: read.source }), secrets: resolved.secrets };
+  if (!config) throw new ConfigError(sortProblems(problems), defined({ source: read.source }));
+  return { config: absoluteCwds(config, baseDir), ...defined({ source: read.source }), secrets: resolved.secrets };
 }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { dispatch, isRecord, ranged, text } from "./schema-parts.js";
+import { defined } from "../defined.js";
 
 /**
  * Auth kinds built into mcp-host; extensions register more (`authStrategies`).
@@ -125,7 +126,7 @@ export type ServerConfig = StdioServerConfig | HttpServerConfig;
 function toServerConfig(entry: z.output<typeof serverObject>): ServerConfig {
   const { transport, command, args, env, cwd, killGraceMs, url, headers, auth, ...common } = entry;
   if ((transport ?? (command !== undefined ? "stdio" : "http")) === "stdio") {
-    return { ...common, transport: "stdio", command: command ?? "", args, env, ...(cwd === undefined ? {} : { cwd }), killGraceMs };
+    return { ...common, transport: "stdio", command: command ?? "", args, env, ...defined({ cwd }), killGraceMs };
   }
   return { ...common, transport: "http", url: url ?? "", headers, ...(auth === undefined ? {} : { auth: auth as ServerAuthConfig }) };
 }

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { dispatchOf, isRecord } from "./schema-parts.js";
+import { defined } from "../defined.js";
 
 interface Def {
   type: string;
@@ -120,7 +121,7 @@ export function numberBounds(schema: z.ZodType | undefined): { min?: number; max
   const finite = (n: number | null | undefined) => (typeof n === "number" && Number.isFinite(n) && Math.abs(n) < Number.MAX_SAFE_INTEGER ? n : undefined);
   const min = finite(inner.minValue);
   const max = finite(inner.maxValue);
-  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }), integer: inner.isInt === true };
+  return { ...defined({ min, max }), integer: inner.isInt === true };
 }
 
 /** One documented key: its dotted path (`*` for any map key), default, and number range. */
@@ -160,8 +161,7 @@ function walk(schema: z.ZodType, path: string, out: Map<string, ConfigKey>): voi
     path,
     hasDefault,
     ...(hasDefault ? { defaultValue } : {}),
-    ...(bounds?.min === undefined ? {} : { min: bounds.min }),
-    ...(bounds?.max === undefined ? {} : { max: bounds.max }),
+    ...defined({ min: bounds?.min, max: bounds?.max }),
   });
 }
 

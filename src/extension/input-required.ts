@@ -7,6 +7,7 @@
  */
 import type { CreateMessageResult, InputRequest, InputRequiredResult, Root } from "@modelcontextprotocol/server";
 import type { JsonSchemaObject, SchemaInput } from "./schema-types.js";
+import { defined } from "../defined.js";
 
 export type { InputRequest };
 
@@ -33,8 +34,7 @@ function build(spec: InputRequiredSpec): InputRequiredResult {
   }
   return {
     resultType: "input_required",
-    ...(spec.inputRequests === undefined ? {} : { inputRequests: spec.inputRequests }),
-    ...(spec.requestState === undefined ? {} : { requestState: spec.requestState }),
+    ...defined({ inputRequests: spec.inputRequests, requestState: spec.requestState }),
   } as InputRequiredResult;
 }
 

@@ -1,3 +1,4 @@
+import { defined } from "../defined.js";
 /**
  * Errors a resource, prompt or completion handler throws on purpose, to tell the client its request was wrong
  * (JSON-RPC "invalid params", "resource not found") rather than that the extension broke. The host turns them
@@ -31,7 +32,7 @@ function requestError(kind: RequestErrorKind, message: string, extra: { uri?: st
  * get: ({ zone }) => { if (!isZone(zone)) throw invalidParams(`"${zone}" is not an IANA time zone`); … }
  */
 export function invalidParams(message: string, data?: unknown): RequestError {
-  return requestError("invalid_params", message, data === undefined ? {} : { data });
+  return requestError("invalid_params", message, defined({ data }));
 }
 
 /**

@@ -10,6 +10,7 @@ import { McpHostError } from "../errors.js";
 import { toolsetNameProblem } from "./toolset-name.js";
 import { isolationProblems } from "./validate-isolation.js";
 import type { McpExtension } from "./types.js";
+import { defined } from "../defined.js";
 
 type Fields = Record<string, unknown>;
 
@@ -189,7 +190,7 @@ export function validateExtension(value: unknown, source: string): McpExtension 
 
 function throwInvalid(source: string, who: string, problems: string[], name: string | undefined): never {
   const count = problems.length === 1 ? "a problem" : `${problems.length} problems`;
-  throw new McpHostError("EXTENSION_INVALID", `${source}: ${who} has ${count}: ${problems.join("; ")}.`, name === undefined ? {} : { extension: name });
+  throw new McpHostError("EXTENSION_INVALID", `${source}: ${who} has ${count}: ${problems.join("; ")}.`, defined({ extension: name }));
 }
 
 /**

@@ -5,6 +5,7 @@
 import { byName, compareNames } from "../compare.js";
 import type { DeclaredToolset } from "./extensions/toolset-catalog.js";
 import type { ExtensionStatus } from "./extensions/extension-record.js";
+import { defined } from "../defined.js";
 
 export interface ToolsetDescription {
   name: string;
@@ -81,7 +82,7 @@ export function describeFrom(parts: {
     toolsets: parts.declared.map((t) => ({
       name: t.name,
       title: t.title ?? t.name,
-      ...(t.description === undefined ? {} : { description: t.description }),
+      ...defined({ description: t.description }),
       default: t.default,
       always: t.always,
       active: active.has(t.name),

@@ -32,6 +32,7 @@ import { buildIdentity, PLAIN_VIEW, toolsetsBehind, viewOfIdentity, type BuildVi
 import { pickedToolsets, resolveView } from "./build/resolve-view.js";
 import { toolCatalogFrom, type ToolCatalog } from "./extensions/tool-catalog.js";
 import { answerNotServed, OPEN_SERVING, type HostServing, type ServingLayer } from "./serving-port.js";
+import { defined } from "../defined.js";
 
 export type { OfferChange } from "./extensions/change-feed.js";
 
@@ -415,7 +416,7 @@ export class McpHost {
       records: this.extensions.records,
       active,
       view: viewOfIdentity(active),
-      ...(this.options.searchAbove === undefined ? {} : { searchAbove: this.options.searchAbove }),
+      ...defined({ searchAbove: this.options.searchAbove }),
       toolsetText: (name) => this.toolsetText(name),
       key,
       revision: this.revisions.current,
@@ -431,8 +432,7 @@ export class McpHost {
       handlerFor: (build) => this.layer?.handlerFor(build) ?? answerNotServed,
       describe: (a, unknown, tools, permitted, modifiers) => this.describeActive(a, unknown, tools, permitted, modifiers),
       isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
-      ...(this.activity === undefined ? {} : { activity: this.activity }),
-      ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
+      ...defined({ activity: this.activity, observer: this.options.observer }),
       toolGate: this.toolGate,
     });
   }
@@ -453,7 +453,7 @@ export class McpHost {
       unknown,
       extensions: this.extensionStatuses(permitted),
       unavailable: this.unavailable(permitted),
-      ...(modifiers === undefined ? {} : { modifiers }),
+      ...defined({ modifiers }),
     });
   }
 

@@ -5,6 +5,7 @@
  */
 import { McpHostError } from "../errors.js";
 import { viewOfIdentity, viewSuffix } from "./build/build-view.js";
+import { defined } from "../defined.js";
 
 /**
  * What a query asked for: names to add, an `only` set (null when absent), names to leave out, single tools to add,
@@ -221,7 +222,7 @@ function headerSelection(source: SelectionSource, options: ParseSelectionOptions
  * selectionFromRequest({ query: "library", readonlyHeader: "true" })        // named = {"library"}, readonly
  */
 export function selectionFromRequest(source: SelectionSource): Selection {
-  const options = source.ignoreKeys === undefined ? {} : { ignoreKeys: source.ignoreKeys };
+  const options = defined({ ignoreKeys: source.ignoreKeys });
   const fromQuery = parseSelection(source.query, options);
   const fromHeaders = headerSelection(source, options);
   const readonlyHeader = source.readonlyHeader !== undefined && source.readonlyHeader !== null && modifierValue(source.readonlyHeader);

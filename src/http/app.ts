@@ -23,6 +23,7 @@ import { mcpCors } from "./mcp/cors.js";
 import { SelectionEndpoints } from "./mcp/selection-endpoints.js";
 import { SelectionServer } from "./mcp/selection-server.js";
 import { observeEdge } from "./observe/mount.js";
+import { defined } from "../defined.js";
 
 export interface HostApp {
   /** The node request listener: give it to `http.createServer` (what `listenHost` does). */
@@ -114,7 +115,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const auth = appOptions.auth === undefined ? undefined : createHostAuth(authOnClock(appOptions.auth, clock), { path, logger: logger.child("auth") });
   if (auth !== undefined) warnUnguarded(host, auth);
   const observation = observeEdge(host, appOptions);
-  const limits = new CallerLimits({ ...appOptions, clock, ...(appOptions.scaleOut?.rate === undefined ? {} : { shared: appOptions.scaleOut.rate }) }, logger);
+  const limits = new CallerLimits({ ...appOptions, clock, ...defined({ shared: appOptions.scaleOut?.rate }) }, logger);
   const routes = restRoutes(host, appOptions, auth, observation);
   let endpoints: SelectionEndpoints | undefined;
   const selections = new SelectionServer({

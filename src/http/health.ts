@@ -5,6 +5,7 @@
  */
 import type { McpHost } from "../host/host.js";
 import type { Fleet, FleetStatus } from "../scale-out/fleet.js";
+import { defined } from "../defined.js";
 
 export interface Health {
   status: "ok" | "degraded";
@@ -34,6 +35,6 @@ export function healthOf(host: McpHost, permitted?: readonly string[], fleet?: F
     service: host.name,
     extensions: { failed },
     upstreams: { unavailable },
-    ...(fleetStatus === undefined ? {} : { scaleOut: fleetStatus }),
+    ...defined({ scaleOut: fleetStatus }),
   };
 }

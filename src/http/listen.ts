@@ -12,6 +12,7 @@ import type { HostAppOptions } from "./http-options.js";
 import { HTTP_DEFAULTS } from "./edge/http-defaults.js";
 import { limitConnections, serverOptionsOf, type ServerLimitOptions } from "./edge/server-limits.js";
 import { listenMetrics, type MetricsListener } from "./observe/metrics-route.js";
+import { defined } from "../defined.js";
 
 /** How long an idle keep-alive socket may still bring a request once shutdown starts. */
 const IDLE_GRACE_MS = 1_000;
@@ -67,7 +68,7 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
           port: options.metrics.port,
           ...(options.metrics.path ? { path: options.metrics.path } : {}),
           ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-          ...(options.dnsRebindingProtection === undefined ? {} : { dnsRebindingProtection: options.dnsRebindingProtection }),
+          ...defined({ dnsRebindingProtection: options.dnsRebindingProtection }),
         })
       : undefined;
   let closing: Promise<void> | undefined;
@@ -98,5 +99,5 @@ export async function listenHost(host: McpHost, options: ListenOptions = {}): Pr
     })();
     return closing;
   };
-  return { url, baseUrl, http, hostApp, ...(metrics === undefined ? {} : { metrics }), close };
+  return { url, baseUrl, http, hostApp, ...defined({ metrics }), close };
 }

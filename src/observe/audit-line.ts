@@ -6,6 +6,7 @@
 import type { Logger } from "../logger.js";
 import type { ObservedEnd, ObservedRequest } from "../host/observer.js";
 import { maskSecrets } from "./mask-secrets.js";
+import { defined } from "../defined.js";
 
 export interface AuditOptions {
   includeArguments: boolean;
@@ -28,9 +29,7 @@ export function auditToolCall(logger: Logger, request: ObservedRequest, ended: O
     outcome,
     durationMs,
     era: request.era,
-    ...(request.subject === undefined ? {} : { subject: request.subject }),
-    ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
-    ...(ended.errorCode === undefined ? {} : { errorCode: ended.errorCode }),
+    ...defined({ subject: request.subject, sessionId: request.sessionId, errorCode: ended.errorCode }),
     ...(ended.error === undefined || outcome === "ok" ? {} : { error: ended.error }),
     ...(options.includeArguments && request.arguments !== undefined ? { arguments: maskSecrets(request.arguments) } : {}),
   });

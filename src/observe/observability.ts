@@ -13,6 +13,7 @@ import { type LogFields, requestTrack, withLogFields } from "./log-context.js";
 import { type GaugeSources, HostMetrics } from "./metrics.js";
 import { RequestRates } from "./request-rates.js";
 import { HostTracing } from "./tracing.js";
+import { defined } from "../defined.js";
 
 export interface ObservabilityOptions {
   /** Where access and audit lines go (the host's logger). */
@@ -102,10 +103,7 @@ function accessLine(logger: Logger, sample: HttpRequestSample): void {
     path: sample.path,
     status: sample.status,
     durationMs,
-    ...(sample.selection === undefined ? {} : { selection: sample.selection }),
-    ...(sample.era === undefined ? {} : { era: sample.era }),
-    ...(sample.rpcMethod === undefined ? {} : { rpcMethod: sample.rpcMethod }),
-    ...(sample.subject === undefined ? {} : { subject: sample.subject }),
+    ...defined({ selection: sample.selection, era: sample.era, rpcMethod: sample.rpcMethod, subject: sample.subject }),
     ...(sample.stream ? { stream: true } : {}),
   });
 }
@@ -133,7 +131,7 @@ export function createObservability(options: ObservabilityOptions): Observabilit
       ? undefined
       : new HostTracing({
           ...(typeof tracingOption === "object" && tracingOption.provider ? { provider: tracingOption.provider } : {}),
-          ...(options.version === undefined ? {} : { version: options.version }),
+          ...defined({ version: options.version }),
         });
   const rates = new RequestRates();
 

@@ -24,6 +24,7 @@ import {
 } from "@opentelemetry/api";
 import { TRACEPARENT_META_KEY } from "@modelcontextprotocol/server";
 import type { ObservedEnd, ObservedRequest } from "../host/observer.js";
+import { defined } from "../defined.js";
 
 /**
  * The instrumentation scope of every span mcp-host makes.
@@ -124,7 +125,7 @@ function endSpan(span: Span, ended: ObservedEnd): void {
     if (ended.errorCode !== undefined) span.setAttribute("rpc.response.status_code", String(ended.errorCode));
     if (errorType !== undefined) {
       span.setAttribute("error.type", errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, ...(ended.error === undefined ? {} : { message: ended.error }) });
+      span.setStatus({ code: SpanStatusCode.ERROR, ...defined({ message: ended.error }) });
     }
     span.end();
   }, undefined);

@@ -35,14 +35,14 @@ import type {
   ServerStatus,
   UnavailableServer,
 } from "./types.js";
+import { defined } from "../defined.js";
 
 type Send = Parameters<typeof invokeUpstream>[1];
 
 /** The caller's part in multi-round-trip input, from its request options. */
 function roundsOf(options: InputRoundOptions): InputRounds {
   const first: InputLeg = {
-    ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
-    ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
+    ...defined({ inputResponses: options.inputResponses, requestState: options.requestState }),
   };
   return { first, mode: options.inputRequired ?? "answer" };
 }
@@ -222,7 +222,7 @@ export class McpRegistry implements AsyncDisposable {
       server = found.entry.server;
       upstreamUri = found.entry.upstreamUri;
     }
-    const meta = options.meta === undefined ? {} : { _meta: options.meta };
+    const meta = defined({ _meta: options.meta });
     return this.request<MaybeInputRequired<M, ReadResourceResult>>(
       server,
       `resource "${uri}"`,
@@ -249,7 +249,7 @@ export class McpRegistry implements AsyncDisposable {
       throw new McpHostError("MCP_TOOL_AMBIGUOUS", `prompt "${name}" is offered by several servers; use one of: ${found.choices.join(", ")}`);
     if (found.kind !== "found") throw new McpHostError("MCP_PROMPT_UNKNOWN", `no server offers a prompt named "${name}"`);
     const { server, upstreamName } = found.entry;
-    const meta = options.meta === undefined ? {} : { _meta: options.meta };
+    const meta = defined({ _meta: options.meta });
     return this.request<MaybeInputRequired<M, GetPromptResult>>(
       server,
       `prompt "${name}"`,

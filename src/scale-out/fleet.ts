@@ -12,6 +12,7 @@ import { FleetEventBus } from "./fleet-event-bus.js";
 import { FleetEvents } from "./fleet-events.js";
 import { FleetRate } from "./fleet-rate.js";
 import { openRedisLink, type RedisLink } from "./redis-link.js";
+import { defined } from "../defined.js";
 
 export type { FleetEvent } from "./fleet-events.js";
 
@@ -65,7 +66,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
       url: options.redis.url,
       connectionName: `mcp-host:${instanceId}`,
       logger,
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...defined({ clock: options.clock }),
     });
     events = new FleetEvents(link, { prefix: options.redis.prefix, logger });
     rate = new FleetRate(link, options.redis.prefix);
@@ -73,8 +74,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   const shared = link;
   return {
     instanceId,
-    ...(events === undefined ? {} : { events }),
-    ...(rate === undefined ? {} : { rate }),
+    ...defined({ events, rate }),
     eventBusFor(toolsets, onerror) {
       const followed = events;
       return followed === undefined ? undefined : new FleetEventBus(() => followed.followOffers(toolsets), onerror);

@@ -14,6 +14,7 @@ import type { ExtensionContext, McpExtension } from "../extension/types.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions, type GatewayServerConfig } from "./gateway-options.js";
 import { serverChanges, type ServerChanges } from "./server-changes.js";
 import { ServerLink, type LinkDeps, type ServerLinkStatus } from "./server-link.js";
+import { defined } from "../defined.js";
 
 /** What `reconfigure` applied: the servers added, removed, changed and left alone, and those now unavailable. */
 export interface ReconfigureReport extends ServerChanges {
@@ -124,7 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     pendingInputTtlMs: options.pendingInputTtlMs ?? GATEWAY_DEFAULTS.pendingInputTtlMs,
     changed: () => publish(),
     redactor,
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
+    ...defined({ observer: options.observer }),
   });
 
   /**

@@ -19,6 +19,7 @@ import type { GatewayServerConfig } from "./gateway-options.js";
 import { serverOffer, toolsetOf, type ServerOffer } from "./offer/server-offer.js";
 import { toolFilter, type ToolFilter } from "./offer/tool-filter.js";
 import { serverSpecOf } from "./server-spec.js";
+import { defined } from "../defined.js";
 
 /** What every link of one gateway shares. */
 export interface LinkDeps {
@@ -95,7 +96,7 @@ export class ServerLink {
       paused: this.paused,
       unreachable: () => this.noticeDown(),
       redactor: deps.redactor,
-      ...(deps.observer === undefined ? {} : { observer: deps.observer }),
+      ...defined({ observer: deps.observer }),
     };
     this.offerNow = this.emptyOffer();
   }
@@ -150,7 +151,7 @@ export class ServerLink {
       tools: this.offerNow.tools.length,
       connected: this.everListed,
       paused: this.paused.held.calls,
-      ...(down ? { code: down.code, ...(down.message === undefined ? {} : { message: down.message }) } : {}),
+      ...(down ? { code: down.code, ...defined({ message: down.message }) } : {}),
     };
   }
 
@@ -185,7 +186,7 @@ export class ServerLink {
     ]);
     if (this.state === "closed") return undefined;
     const instructions = registry.instructionsOf(this.name);
-    const listing = { tools, resources, templates, prompts, ...(instructions === undefined ? {} : { instructions }) };
+    const listing = { tools, resources, templates, prompts, ...defined({ instructions }) };
     this.offerNow = serverOffer({ server: this.name, config: this.config, calls: this.calls, listing, filter: this.filter });
     this.everListed = true;
     this.state = registry.unavailable.length > 0 ? "unavailable" : "up";

@@ -7,6 +7,7 @@ import { McpHostError } from "../errors.js";
 import { ServerSpec, type ServerOptions, type ServerSpecification } from "../registry/index.js";
 import { upstreamCredentials, type CredentialDeps } from "./credentials/upstream-credentials.js";
 import type { GatewayServerConfig } from "./gateway-options.js";
+import { defined } from "../defined.js";
 
 /** The transport a server entry means: as written, else stdio for a command and http for a URL. */
 export function transportOf(config: GatewayServerConfig): "stdio" | "http" {
@@ -15,14 +16,16 @@ export function transportOf(config: GatewayServerConfig): "stdio" | "http" {
 
 function commonOptions(config: GatewayServerConfig): ServerOptions {
   return {
-    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
-    ...(config.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: config.maxTotalTimeoutMs }),
-    ...(config.probeTimeoutMs === undefined ? {} : { probeTimeoutMs: config.probeTimeoutMs }),
-    ...(config.approval === undefined ? {} : { approval: config.approval }),
-    ...(config.unannotated === undefined ? {} : { unannotated: config.unannotated }),
-    ...(config.deniedTools === undefined ? {} : { deniedTools: config.deniedTools }),
-    ...(config.era === undefined ? {} : { era: config.era }),
-    ...(config.structuredContent === undefined ? {} : { structuredContent: config.structuredContent }),
+    ...defined({
+      timeoutMs: config.timeoutMs,
+      maxTotalTimeoutMs: config.maxTotalTimeoutMs,
+      probeTimeoutMs: config.probeTimeoutMs,
+      approval: config.approval,
+      unannotated: config.unannotated,
+      deniedTools: config.deniedTools,
+      era: config.era,
+      structuredContent: config.structuredContent,
+    }),
     // The gateway relays these to the client of the call in progress (and refuses them when it cannot).
     accept: ["sampling", "elicitation", "roots"],
   };
@@ -47,9 +50,7 @@ export function serverSpecOf(name: string, config: GatewayServerConfig, deps: Cr
     }
     return ServerSpec.stdio(name, config.command ?? "", config.args ?? [], {
       ...common,
-      ...(config.env === undefined ? {} : { env: config.env }),
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      ...(config.killGraceMs === undefined ? {} : { killGraceMs: config.killGraceMs }),
+      ...defined({ env: config.env, cwd: config.cwd, killGraceMs: config.killGraceMs }),
     });
   }
   if (config.command !== undefined || (config.args?.length ?? 0) > 0 || Object.keys(config.env ?? {}).length > 0) {

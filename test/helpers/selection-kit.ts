@@ -5,6 +5,7 @@
  * modifiers is written against exactly these tools.
  */
 import type { McpExtension, ToolSpec } from "../../src/extension/types.js";
+import { defined } from "../../src/defined.js";
 
 function tool(
   name: string,
@@ -17,7 +18,7 @@ function tool(
     name,
     toolset,
     description,
-    ...(annotations === undefined ? {} : { annotations }),
+    ...defined({ annotations }),
     handler: (args) => ({ content: [{ type: "text", text: `${name} ${JSON.stringify(args)}` }] }),
     ...extra,
   };

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { formatSelection, isEmptySelection, parseSelection } from "../../src/host/selection.js";
 import type { Selection } from "../../src/host/selection.js";
+import { defined } from "../../src/defined.js";
 
 function plain(selection: Selection): { named: string[]; only: string[] | null; without: string[] } {
   return {
@@ -14,7 +15,7 @@ function plain(selection: Selection): { named: string[]; only: string[] | null; 
 }
 
 function parsed(query: string | null | undefined, ignoreKeys?: string[]) {
-  return plain(parseSelection(query, ignoreKeys === undefined ? {} : { ignoreKeys }));
+  return plain(parseSelection(query, defined({ ignoreKeys })));
 }
 
 const EMPTY = { named: [], only: null, without: [] };

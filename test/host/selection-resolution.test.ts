@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { isMcpHostError } from "../../src/errors.js";
 import { assertNoUnknownToolsets, isEmptySelection, parseSelection, resolveSelection, selectionFromRequest, selectionKey } from "../../src/host/selection.js";
 import type { DeclaredToolsetFlags, SelectionSource } from "../../src/host/selection.js";
+import { defined } from "../../src/defined.js";
 
 // The §6 fixture: core is always on, spaces is on by default, benchmarks and library are not.
 const DECLARED: DeclaredToolsetFlags[] = [
@@ -15,7 +16,7 @@ const DECLARED: DeclaredToolsetFlags[] = [
 ];
 
 function resolve(query: string, declared: readonly DeclaredToolsetFlags[] = DECLARED, ignoreKeys?: string[]) {
-  return resolveSelection(declared, parseSelection(query, ignoreKeys === undefined ? {} : { ignoreKeys }));
+  return resolveSelection(declared, parseSelection(query, defined({ ignoreKeys })));
 }
 
 describe("resolveSelection: the docs/design.md §6 table", () => {

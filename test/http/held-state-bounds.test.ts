@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import type { McpExtension } from "../../src/extension/types.js";
 import { Cleanup, LEGACY_POST_HEADERS, legacyBody, legacyInitialize, modernBody, modernHeaders, serveHost, type RawResponse } from "../helpers/http-host.js";
+import { defined } from "../../src/defined.js";
 
 const notes: McpExtension = {
   name: "notes",
@@ -54,7 +55,7 @@ async function openSession(url: URL, from: string): Promise<{ id?: string; answe
 /** A modern `subscriptions/listen` stream from `from`: its status, and (when it opened) how to end it. */
 function openListen(url: URL, from: string, resourceSubscriptions?: string[]): Promise<{ status: number; first: string; close(): void }> {
   return new Promise((resolve, reject) => {
-    const notifications = { toolsListChanged: true, ...(resourceSubscriptions === undefined ? {} : { resourceSubscriptions }) };
+    const notifications = { toolsListChanged: true, ...defined({ resourceSubscriptions }) };
     const req = httpRequest(
       {
         host: url.hostname,

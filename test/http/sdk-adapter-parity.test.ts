@@ -22,6 +22,7 @@ import { compiledOf } from "../../src/host/built-server.js";
 import { createSdkServer } from "../../src/host/protocol/sdk-server.js";
 import { parseSelection } from "../../src/host/selection.js";
 import { Cleanup, deferred, raw, serveHost, type RawResponse } from "../helpers/http-host.js";
+import { defined } from "../../src/defined.js";
 
 const REVISION = "2026-07-28";
 const META = {
@@ -131,7 +132,7 @@ function call(what: string, name: string, args: Record<string, unknown> | undefi
   return {
     what,
     headers: headersFor("tools/call", name),
-    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, ...(args === undefined ? {} : { arguments: args }), _meta: META } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, ...defined({ arguments: args }), _meta: META } }),
   };
 }
 
@@ -260,10 +261,9 @@ async function serveBoth() {
   const host = await serveHost(cleanup, EXTENSIONS, { host: { instructions: "Be brief." } });
   const compiled = compiledOf(await host.host.build(parseSelection("")));
   const selection = { active: compiled.toolsets, unknown: [] as string[] };
-  const modern = createMcpHandler(
-    (ctx) => createSdkServer(compiled.protocol, { era: ctx.era, selection, ...(ctx.authInfo === undefined ? {} : { authInfo: ctx.authInfo }) }),
-    { legacy: "reject" },
-  );
+  const modern = createMcpHandler((ctx) => createSdkServer(compiled.protocol, { era: ctx.era, selection, ...defined({ authInfo: ctx.authInfo }) }), {
+    legacy: "reject",
+  });
   const node = toNodeHandler(modern);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const reference = createServer((req: IncomingMessage, res: ServerResponse) => {

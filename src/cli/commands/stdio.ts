@@ -8,6 +8,7 @@ import { assertNoUnknownToolsets, selectionFromRequest } from "../../host/select
 import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { onShutdownSignals } from "../signals.js";
+import { defined } from "../../defined.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -24,7 +25,7 @@ export async function stdioCommand(settings: CliSettings, env: Env): Promise<num
   const selection = selectionFromRequest({
     query: settings.argument ?? "",
     ignoreKeys: config.selection.ignoreKeys,
-    ...(config.selection.default === undefined ? {} : { defaultSelection: config.selection.default }),
+    ...defined({ defaultSelection: config.selection.default }),
   });
   const first = await host.build(selection);
   if (first.unknown.length > 0) {

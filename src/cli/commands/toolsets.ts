@@ -6,6 +6,7 @@ import { assertNoUnknownToolsets, selectionFromRequest } from "../../host/select
 import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";
 import { formatToolsetsTable } from "../format-toolsets.js";
+import { defined } from "../../defined.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,7 +21,7 @@ export async function toolsetsCommand(settings: CliSettings, env: Env, out: (lin
     const selection = selectionFromRequest({
       query: settings.argument ?? "",
       ignoreKeys: config.selection.ignoreKeys,
-      ...(config.selection.default === undefined ? {} : { defaultSelection: config.selection.default }),
+      ...defined({ defaultSelection: config.selection.default }),
     });
     if (config.selection.strict)
       assertNoUnknownToolsets(

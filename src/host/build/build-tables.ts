@@ -12,6 +12,7 @@ import { byName, compareNames } from "../../compare.js";
 import { assignNames, qualifiedName } from "../../names.js";
 import { compileSchema, type CompiledSchema } from "./compile-schema.js";
 import type { DraftToolEntry, Placed } from "./draft-types.js";
+import { defined } from "../../defined.js";
 
 /** A tool ready to call. */
 export interface CompiledTool {
@@ -109,12 +110,10 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
     const name = names[i]!;
     const wire: Tool = {
       name,
-      ...(tool.title === undefined ? {} : { title: tool.title }),
-      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...defined({ title: tool.title, description: tool.description }),
       inputSchema: input.json as Tool["inputSchema"],
       ...(output === undefined ? {} : { outputSchema: output.json as Tool["outputSchema"] }),
-      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-      ...(tool.meta === undefined ? {} : { _meta: tool.meta }),
+      ...defined({ annotations: tool.annotations, _meta: tool.meta }),
     };
     return {
       name,
@@ -125,7 +124,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       input,
       ...(output ? { output } : {}),
       validateOutput: tool.spec.validateOutput !== false,
-      ...(tool.spec.timeoutMs === undefined ? {} : { timeoutMs: tool.spec.timeoutMs }),
+      ...defined({ timeoutMs: tool.spec.timeoutMs }),
       handler: tool.handler,
       ...(tool.isolated === true ? { isolated: true } : {}),
     };
@@ -160,12 +159,7 @@ function compileResources(resources: readonly Placed<ResourceSpec>[]): CompiledR
     const wire: Resource = {
       uri,
       name: s.name,
-      ...(s.title === undefined ? {} : { title: s.title }),
-      ...(s.description === undefined ? {} : { description: s.description }),
-      ...(s.mimeType === undefined ? {} : { mimeType: s.mimeType }),
-      ...(s.size === undefined ? {} : { size: s.size }),
-      ...(s.annotations === undefined ? {} : { annotations: s.annotations }),
-      ...(s.meta === undefined ? {} : { _meta: s.meta }),
+      ...defined({ title: s.title, description: s.description, mimeType: s.mimeType, size: s.size, annotations: s.annotations, _meta: s.meta }),
     };
     return { ...r, uri, wire };
   });
@@ -191,11 +185,7 @@ function compileTemplates(templates: readonly Placed<ResourceTemplateSpec>[], lo
     const wire: ResourceTemplate = {
       uriTemplate: s.uriTemplate,
       name: s.name,
-      ...(s.title === undefined ? {} : { title: s.title }),
-      ...(s.description === undefined ? {} : { description: s.description }),
-      ...(s.mimeType === undefined ? {} : { mimeType: s.mimeType }),
-      ...(s.annotations === undefined ? {} : { annotations: s.annotations }),
-      ...(s.meta === undefined ? {} : { _meta: s.meta }),
+      ...defined({ title: s.title, description: s.description, mimeType: s.mimeType, annotations: s.annotations, _meta: s.meta }),
     };
     out.push({ ...t, matcher, wire });
   }
@@ -208,10 +198,7 @@ function compilePrompts(prompts: readonly Placed<PromptSpec>[]): CompiledPrompt[
     const s = p.spec;
     const wire: Prompt = {
       name: names[i]!,
-      ...(s.title === undefined ? {} : { title: s.title }),
-      ...(s.description === undefined ? {} : { description: s.description }),
-      ...(s.arguments === undefined ? {} : { arguments: s.arguments }),
-      ...(s.meta === undefined ? {} : { _meta: s.meta }),
+      ...defined({ title: s.title, description: s.description, arguments: s.arguments, _meta: s.meta }),
     };
     return { ...p, name: names[i]!, rawName: s.name, wire };
   });

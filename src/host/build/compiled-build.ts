@@ -27,6 +27,7 @@ import type { SelectionModifiers } from "../describe.js";
 import { modifiersOf, readOnlyTools, viewContents } from "./apply-view.js";
 import { toolsetsBehind, type BuildView } from "./build-view.js";
 import { searchTables } from "./search-tools.js";
+import { defined } from "../../defined.js";
 
 /** What a build is before its server is made: what the serving layer binds a build's handler to. */
 export interface BuildCore {
@@ -162,9 +163,7 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     toolTimeoutMs: input.toolTimeoutMs,
     clock: input.clock,
     requestState: input.requestState,
-    ...(input.activity === undefined ? {} : { activity: input.activity }),
-    ...(input.toolGate === undefined ? {} : { toolGate: input.toolGate }),
-    ...(input.observer === undefined ? {} : { observer: input.observer }),
+    ...defined({ activity: input.activity, toolGate: input.toolGate, observer: input.observer }),
   };
   const core: BuildCore = Object.freeze({
     key: input.key,

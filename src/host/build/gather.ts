@@ -8,6 +8,7 @@ import type { Logger } from "../../logger.js";
 import { forEachContribution, homeToolsetOf, type ExtensionRecord } from "../extensions/extension-record.js";
 import type { BuildContents, DraftToolEntry, IsolateTool } from "./draft-types.js";
 import { applyToolExtensions, type PlacedToolExtension } from "./tool-extensions.js";
+import { defined } from "../../defined.js";
 
 function draftTool(spec: ToolSpec<any>, toolset: string, record: ExtensionRecord, isolate: IsolateTool | undefined): DraftToolEntry {
   const isolated = isolate?.(record.extension, spec);
@@ -18,10 +19,7 @@ function draftTool(spec: ToolSpec<any>, toolset: string, record: ExtensionRecord
     handler: isolated ?? (spec.handler as DraftToolEntry["handler"]),
     spec,
     ...(isolated === undefined ? {} : { isolated: true }),
-    ...(spec.title === undefined ? {} : { title: spec.title }),
-    ...(spec.description === undefined ? {} : { description: spec.description }),
-    ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
-    ...(spec.meta === undefined ? {} : { meta: spec.meta }),
+    ...defined({ title: spec.title, description: spec.description, annotations: spec.annotations, meta: spec.meta }),
   };
 }
 

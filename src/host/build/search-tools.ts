@@ -10,6 +10,7 @@ import type { ToolHandler } from "../../extension/types.js";
 import type { BuildTables, CompiledTool } from "./build-tables.js";
 import type { CompiledSchema } from "./compile-schema.js";
 import { searchableOf, ToolSearchIndex } from "./tool-search-index.js";
+import { defined } from "../../defined.js";
 
 export const FIND_TOOLS = "find_tools";
 export const CALL_TOOL = "call_tool";
@@ -93,12 +94,10 @@ function describeMatch(tool: CompiledTool): Record<string, unknown> {
   const { name, title, description, inputSchema, outputSchema, annotations } = tool.wire;
   return {
     name,
-    ...(title === undefined ? {} : { title }),
-    ...(description === undefined ? {} : { description }),
+    ...defined({ title, description }),
     ...(tool.toolset === "" ? {} : { toolset: tool.toolset }),
     inputSchema,
-    ...(outputSchema === undefined ? {} : { outputSchema }),
-    ...(annotations === undefined ? {} : { annotations }),
+    ...defined({ outputSchema, annotations }),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import MiniSearch from "minisearch";
 import type { CompiledTool } from "./build-tables.js";
+import { defined } from "../../defined.js";
 
 /** What the index needs of one tool. */
 export interface SearchableTool {
@@ -144,8 +145,7 @@ export function searchableOf(tool: CompiledTool): SearchableTool {
     name: tool.name,
     rawName: tool.rawName,
     toolset: tool.toolset,
-    ...(title === undefined ? {} : { title }),
-    ...(tool.wire.description === undefined ? {} : { description: tool.wire.description }),
+    ...defined({ title, description: tool.wire.description }),
     argumentNames: properties === undefined || typeof properties !== "object" ? [] : Object.keys(properties),
   };
 }

@@ -9,6 +9,7 @@ import { toolsetNameProblem } from "../../extension/toolset-name.js";
 import type { AuthStrategy, DynamicOffer, ExtensionContext, UnavailableReport } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import { changedToolsets, contributionKey, contributionsByToolset, dynamicFromOffer, type ExtensionRecord } from "./extension-record.js";
+import { defined } from "../../defined.js";
 
 /** Removes the entries `matches` picks (every toolset's, when the caller named no toolset). */
 function removeWhere<T>(map: Map<string, T>, matches: (item: T) => boolean): void {
@@ -92,7 +93,7 @@ export function extensionContext(record: ExtensionRecord, options: Readonly<Reco
     resourceUpdated: (uri) => hooks.resourceUpdated(uri),
     authStrategies: () => hooks.authStrategies(),
     reportUnavailable: (report: readonly UnavailableReport[]) => {
-      record.unavailable = report.map((u) => ({ server: u.server, phase: u.phase, code: u.code, ...(u.message === undefined ? {} : { message: u.message }) }));
+      record.unavailable = report.map((u) => ({ server: u.server, phase: u.phase, code: u.code, ...defined({ message: u.message }) }));
     },
   };
 }

@@ -12,6 +12,7 @@ import type { ExtensionDescription, UnavailableDescription } from "../describe.j
 import { extensionContext } from "./extension-context.js";
 import { disposeAll, disposeRecord, runSetup } from "./extension-lifecycle.js";
 import { emptyDynamic, type ExtensionRecord, type FailureRecord } from "./extension-record.js";
+import { defined } from "../../defined.js";
 
 /** What the set needs from its host. */
 export interface ExtensionSetHooks {
@@ -142,7 +143,7 @@ export class ExtensionSet {
   statuses(): ExtensionDescription[] {
     const registered = this.list.map((r) => ({
       name: r.name,
-      ...(r.extension.version === undefined ? {} : { version: r.extension.version }),
+      ...defined({ version: r.extension.version }),
       status: r.status,
       ...(r.error ? { error: r.error.message, code: r.error.code } : {}),
     }));

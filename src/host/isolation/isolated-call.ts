@@ -10,6 +10,7 @@ import type { ToolContext, ToolHandler, ToolResult } from "../../extension/types
 import { watchCpu, type CpuWatch } from "./cpu-watch.js";
 import type { WorkerPool } from "./worker-pool.js";
 import type { WorkerCallContext, WorkerMessage, WorkerOutcome } from "./worker-protocol.js";
+import { defined } from "../../defined.js";
 
 /** Where and under which limits one tool runs. */
 export interface IsolatedTool {
@@ -48,12 +49,9 @@ function factsOf(ctx: ToolContext): WorkerCallContext {
     tool: ctx.tool,
     era: ctx.era,
     transport: ctx.transport,
-    ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
-    ...(meta === undefined ? {} : { meta }),
+    ...defined({ sessionId: ctx.sessionId, meta }),
     selection: { active: [...ctx.selection.active], unknown: [...ctx.selection.unknown] },
-    ...(auth === undefined ? {} : { auth }),
-    ...(capabilities === undefined ? {} : { clientCapabilities: capabilities }),
-    ...(responses === undefined ? {} : { inputResponses: responses }),
+    ...defined({ auth, clientCapabilities: capabilities, inputResponses: responses }),
     ...(state === undefined ? {} : { requestState: asJson({ state })?.state }),
   };
 }
@@ -122,7 +120,7 @@ export function isolatedHandler(tool: IsolatedTool, pool: () => WorkerPool): Too
     const outcome = listen(port1, ctx, (started) => {
       watch = watchCpu({
         worker: workers.thread(started.threadId),
-        start: { busyMs: started.busyMs, ...(started.cpu === undefined ? {} : { cpu: started.cpu }) },
+        start: { busyMs: started.busyMs, ...defined({ cpu: started.cpu }) },
         budgetMs: tool.cpuMs,
         onExceeded: () => {
           cpuExceeded = true;

@@ -10,6 +10,7 @@ import { resolveTool, UnresolvedTool } from "./resolve-tool.js";
 import { markThreadCpu } from "./thread-cpu.js";
 import { workerToolContext } from "./worker-context.js";
 import type { WorkerMessage, WorkerOutcome, WorkerTask } from "./worker-protocol.js";
+import { defined } from "../../defined.js";
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -26,7 +27,7 @@ async function outcomeOf(task: WorkerTask): Promise<WorkerOutcome> {
   }
   const ctx = workerToolContext(task.context, task.port, new AbortController().signal);
   const cpu = markThreadCpu();
-  task.port.postMessage({ kind: "started", threadId, busyMs: performance.eventLoopUtilization().active, ...(cpu === undefined ? {} : { cpu }) });
+  task.port.postMessage({ kind: "started", threadId, busyMs: performance.eventLoopUtilization().active, ...defined({ cpu }) });
   try {
     return { ok: true, value: await handler(task.args, ctx) };
   } catch (error) {

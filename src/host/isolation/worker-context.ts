@@ -8,6 +8,7 @@ import type { LoggingLevel } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../../extension/types.js";
 import type { LogData, Logger, LogLevel } from "../../logger.js";
 import type { WorkerCallContext, WorkerMessage } from "./worker-protocol.js";
+import { defined } from "../../defined.js";
 
 function post(port: MessagePort, message: WorkerMessage): void {
   try {
@@ -49,15 +50,12 @@ export function workerToolContext(facts: WorkerCallContext, port: MessagePort, s
     selection: facts.selection,
     era: facts.era,
     transport: facts.transport,
-    ...(facts.sessionId === undefined ? {} : { sessionId: facts.sessionId }),
-    ...(facts.meta === undefined ? {} : { meta: facts.meta }),
-    ...(facts.clientCapabilities === undefined ? {} : { clientCapabilities: facts.clientCapabilities }),
+    ...defined({ sessionId: facts.sessionId, meta: facts.meta, clientCapabilities: facts.clientCapabilities }),
     logger: forwardingLogger(port, []),
     log: async (level: LoggingLevel, data: unknown) => post(port, { kind: "log", level, data }),
-    ...(facts.inputResponses === undefined ? {} : { inputResponses: facts.inputResponses }),
+    ...defined({ inputResponses: facts.inputResponses }),
     requestState: <T>() => facts.requestState as T | undefined,
     mcp: unavailableMcp(facts.tool),
-    progress: async (progress: number, total?: number, message?: string) =>
-      post(port, { kind: "progress", progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) }),
+    progress: async (progress: number, total?: number, message?: string) => post(port, { kind: "progress", progress, ...defined({ total, message }) }),
   };
 }

@@ -12,6 +12,7 @@ import { describeValue } from "../../describe-value.js";
 import { McpHostError } from "../../errors.js";
 import type { McpHostErrorCode } from "../../errors.js";
 import { workspaceDirs } from "./discover-workspaces.js";
+import { defined } from "../../defined.js";
 
 /** One extension module a package declares. */
 export interface DiscoveredExtension {
@@ -101,7 +102,7 @@ class Discovery {
     }
     const name = typeof json.name === "string" && json.name.length > 0 ? json.name : fallbackName;
     const version = typeof json.version === "string" ? json.version : undefined;
-    return { name, dir: await realpath(dir), json, ...(version === undefined ? {} : { version }) };
+    return { name, dir: await realpath(dir), json, ...defined({ version }) };
   }
 
   /** Records the package's declared extension modules, once per package folder. */
@@ -147,10 +148,10 @@ class Discovery {
     const where = declaredName === undefined ? shown : `${declaredName}: ${shown}`;
     this.found.push({
       packageName: pkg.name,
-      ...(pkg.version === undefined ? {} : { packageVersion: pkg.version }),
+      ...defined({ packageVersion: pkg.version }),
       packageDir: pkg.dir,
       entry,
-      ...(declaredName === undefined ? {} : { declaredName }),
+      ...defined({ declaredName }),
       source: `package "${pkg.name}" (${where})`,
     });
   }

@@ -10,6 +10,7 @@ import { discoverExtensionsDetailed } from "./discover.js";
 import type { DiscoveredExtension, ExtensionLoadFailure } from "./discover.js";
 import { loadDiscovered, sortLoadResult } from "./load.js";
 import type { LoadResult } from "./load.js";
+import { defined } from "../../defined.js";
 
 /** Options for `loadExtensions`. */
 export interface LoadExtensionsOptions {
@@ -65,7 +66,7 @@ export async function loadExtensions(options: LoadExtensionsOptions): Promise<Lo
   const logger = options.logger ?? createLogger({ prefix: ["mcp-host"] });
   const { found, failures } = await discoverExtensionsDetailed({ cwd: options.cwd });
   for (const failed of failures) logger.error(failed.error.message, { code: failed.error.code, source: failed.source });
-  const loadOptions = { logger, ...(options.options === undefined ? {} : { options: options.options }) };
+  const loadOptions = { logger, ...defined({ options: options.options }) };
   const wanted = new Set((options.names ?? []).flatMap((name) => name.split(NAME_LIST)).filter((name) => name.length > 0));
   if (wanted.size === 0) {
     const loaded = await loadDiscovered(found, loadOptions);

@@ -13,6 +13,7 @@ import type { Logger } from "../../logger.js";
 import type { McpExtension } from "../../extension/types.js";
 import { isExtensionLike, validateExtension } from "../../extension/validate.js";
 import type { DiscoveredExtension, ExtensionLoadFailure } from "./discover.js";
+import { defined } from "../../defined.js";
 
 export type { ExtensionLoadFailure } from "./discover.js";
 
@@ -199,7 +200,7 @@ async function loadEntry(found: DiscoveredExtension, options: Record<string, unk
         extension,
         source: found.source,
         packageName: found.packageName,
-        ...(found.packageVersion === undefined ? {} : { packageVersion: found.packageVersion }),
+        ...defined({ packageVersion: found.packageVersion }),
       });
     } catch (error) {
       const own = (exported.value as { name?: unknown } | null)?.name;

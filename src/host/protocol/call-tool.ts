@@ -14,6 +14,7 @@ import { requestContext, toolContext, type ServeRequestInfo } from "./request-co
 import { isInputRequired, openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import { resultProblem, type ToolCallGate } from "./tool-limits.js";
 import { markToolOutcome } from "./tool-outcome.js";
+import { defined } from "../../defined.js";
 
 export interface CallToolDeps {
   tables: BuildTables;
@@ -169,13 +170,7 @@ async function callThrough(
   const validated = dispatcher.input.validate(params.arguments ?? {}) as { ok: true; value: unknown } | { ok: false; message: string };
   if (!validated.ok) return markToolOutcome(errorResult(`Invalid arguments for tool "${dispatcher.name}": ${validated.message}`), "refused");
   const target = validated.value as { name: string; arguments?: Record<string, unknown> };
-  return callTool(
-    { ...deps, tables: catalogue },
-    { name: target.name, ...(target.arguments === undefined ? {} : { arguments: target.arguments }) },
-    sdk,
-    server,
-    info,
-  );
+  return callTool({ ...deps, tables: catalogue }, { name: target.name, ...defined({ arguments: target.arguments }) }, sdk, server, info);
 }
 
 /** The request a tool runs for: the SDK's context and server, the host's facts, and the state the retry carried. */

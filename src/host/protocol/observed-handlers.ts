@@ -16,6 +16,7 @@ import type { BuildTables } from "../build/build-tables.js";
 import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../observer.js";
 import type { ServeRequestInfo } from "./request-context.js";
 import { errorTextOf, toolOutcomeOf } from "./tool-outcome.js";
+import { defined } from "../../defined.js";
 
 /** `server.setRequestHandler` in its two-argument form. */
 export type RegisterHandler = <M extends RequestMethod>(
@@ -65,9 +66,7 @@ function describeRequest(method: string, params: Params, ctx: ServerContext, inf
     era: info.era,
     transport: info.transport ?? "http",
     ...(typeof version === "string" ? { protocolVersion: version } : {}),
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(subject === undefined ? {} : { subject }),
-    ...(meta === undefined ? {} : { meta }),
+    ...defined({ sessionId, subject, meta }),
   };
   if (method === "tools/call" && typeof params?.name === "string") describeToolCall(request, params.name, params.arguments, tables);
   if (method === "prompts/get" && typeof params?.name === "string") request.promptName = params.name;
@@ -89,7 +88,7 @@ function endOfError(method: string, error: unknown): Omit<ObservedEnd, "duration
 function endOfResult(method: string, result: unknown): Omit<ObservedEnd, "durationMs"> {
   if (method !== "tools/call") return {};
   const error = errorTextOf(result);
-  return { outcome: toolOutcomeOf(result), ...(error === undefined ? {} : { error }) };
+  return { outcome: toolOutcomeOf(result), ...defined({ error }) };
 }
 
 function finish(observation: RequestObservation, ended: ObservedEnd): void {

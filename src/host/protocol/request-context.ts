@@ -15,6 +15,7 @@ import {
 import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { SessionSubscriptions } from "./subscriptions.js";
+import { defined } from "../../defined.js";
 
 /** What the host knows about the request (or legacy session) a server instance serves. */
 export interface ServeRequestInfo {
@@ -108,7 +109,7 @@ export function toolContext(base: RequestContext, tool: string, sdk: ServerConte
       try {
         await sdk.mcpReq.notify({
           method: "notifications/progress",
-          params: { progressToken: token, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+          params: { progressToken: token, progress, ...defined({ total, message }) },
         });
       } catch {
         // As with log(): a stream that closed must not fail the tool.

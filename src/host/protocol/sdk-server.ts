@@ -28,6 +28,7 @@ import { requestContext, type ServeRequestInfo } from "./request-context.js";
 import { speakLegacyErrorCodes } from "./era-error-codes.js";
 import { openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import type { ToolCallGate } from "./tool-limits.js";
+import { defined } from "../../defined.js";
 
 /** What every per-request server of one build shares. */
 export interface ProtocolCore {
@@ -214,7 +215,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     { name: core.name, version: core.version },
     {
       capabilities: SERVER_CAPABILITIES,
-      ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
+      ...defined({ instructions: core.instructions }),
     },
   );
   const deps = {
@@ -225,8 +226,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     defaultTimeoutMs: core.toolTimeoutMs,
     clock: core.clock,
     requestState: core.requestState,
-    ...(core.activity === undefined ? {} : { activity: core.activity }),
-    ...(core.toolGate === undefined ? {} : { gate: core.toolGate }),
+    ...defined({ activity: core.activity, gate: core.toolGate }),
   };
   if (info.era === "legacy") speakLegacyErrorCodes(server);
   const on = observedRegistrar(server, core.observer, info, () => core.tables);

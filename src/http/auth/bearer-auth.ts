@@ -16,6 +16,7 @@ import { authConfigError, insufficientScope, missingScopes } from "./refusals.js
 import { protectedResourceMetadataUrl, publicBaseUrlOf, type AuthRequest } from "./resource-url.js";
 import { toAuthInfo, type TokenVerifier, type VerifiedCaller } from "./verified-caller.js";
 import { carriedFacts, factsOf } from "../edge/request-facts.js";
+import { defined } from "../../defined.js";
 
 export interface BearerAuthOptions {
   verifier: TokenVerifier;
@@ -106,8 +107,7 @@ function tokenCheck(options: BearerAuthOptions): (req: AuthRequest, res: ServerR
   if (verifier === undefined || typeof verifier.verify !== "function")
     throw authConfigError("bearerAuth: `verifier` is required (jwtVerifier, introspectionVerifier or customVerifier)");
   const base = options.publicBaseUrl === undefined ? undefined : publicBaseUrlOf(options.publicBaseUrl, "bearerAuth");
-  const metadataUrlOf =
-    options.resourceMetadataUrl ?? ((req: AuthRequest) => protectedResourceMetadataUrl(req, base === undefined ? {} : { publicBaseUrl: base }));
+  const metadataUrlOf = options.resourceMetadataUrl ?? ((req: AuthRequest) => protectedResourceMetadataUrl(req, defined({ publicBaseUrl: base })));
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const challengeScopes = [...new Set([...verifier.requiredScopes, ...requiredScopes])];
   const logger = options.logger ?? silentLogger;
@@ -132,9 +132,9 @@ function tokenCheck(options: BearerAuthOptions): (req: AuthRequest, res: ServerR
       }
     }
     const answer = authFailureResponse(answerWith, {
-      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+      ...defined({ resourceMetadataUrl }),
       scopes: challengeScopes,
-      ...(options.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: options.retryAfterSeconds }),
+      ...defined({ retryAfterSeconds: options.retryAfterSeconds }),
     });
     const code = isMcpHostError(answerWith) ? answerWith.code : undefined;
     const level = (code === undefined ? undefined : LOG_LEVEL[code]) ?? "error";
@@ -160,7 +160,7 @@ function tokenCheck(options: BearerAuthOptions): (req: AuthRequest, res: ServerR
       const facts = factsOf(req);
       facts.caller = caller;
       // What handlers and the SDK see of the caller: never the token itself.
-      facts.authInfo = toAuthInfo(caller, "", resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl });
+      facts.authInfo = toAuthInfo(caller, "", defined({ resourceMetadataUrl }));
       logger.debug("bearer token accepted", { subject: caller.subject, clientId: caller.clientId, verifier: verifier.kind, path: pathOf(req) });
       return { caller, token, resourceMetadataUrl };
     } catch (error) {

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "../../clock.js";
 import { isMcpHostError, type McpHostError } from "../../errors.js";
 import { authConfigError, insufficientScope, missingScopes, tokenRefused } from "./refusals.js";
 import { frozenCopy, type TokenVerifier, type VerifiedCaller } from "./verified-caller.js";
+import { defined } from "../../defined.js";
 
 /** What an SDK `OAuthTokenVerifier` returns, roughly: `subject` comes from `extra.subject`, else `clientId`. */
 export interface AuthInfoLike {
@@ -52,7 +53,7 @@ function normalise(result: unknown): VerifiedCaller {
     subject,
     clientId,
     scopes: [...new Set(r.scopes)],
-    ...(r.expiresAt === undefined ? {} : { expiresAt: r.expiresAt }),
+    ...defined({ expiresAt: r.expiresAt }),
     claims,
     ...(r.resource === undefined ? {} : { resource: new URL(r.resource.href) }),
   };

@@ -17,6 +17,7 @@ import { publicBaseUrlOf, publicRequestUrl, publicResourceUrl, type AuthRequest 
 import type { TokenVerifier, VerifiedCaller } from "./verified-caller.js";
 import { tokenVerifierFrom, type HostAuthOptions } from "./host-auth-options.js";
 import { ToolsetPermissions } from "./toolset-permissions.js";
+import { defined } from "../../defined.js";
 
 export interface HostAuth {
   readonly verifier: TokenVerifier;
@@ -72,15 +73,14 @@ export function createHostAuth(options: HostAuthOptions, context: { path: string
       : protectedResourceMetadata({
           authorizationServers: servers,
           resourcePath: context.path,
-          ...(options.resource === undefined ? {} : { resource: options.resource }),
-          ...(base === undefined ? {} : { publicBaseUrl: base }),
+          ...defined({ resource: options.resource, publicBaseUrl: base }),
           ...(options.scopesSupported === undefined || options.scopesSupported.length === 0 ? {} : { scopesSupported: [...options.scopesSupported] }),
-          ...(options.allowInsecureHttp === undefined ? {} : { allowInsecureHttp: options.allowInsecureHttp }),
+          ...defined({ allowInsecureHttp: options.allowInsecureHttp }),
         });
   // Whatever the request's path (/toolsets, /MCP, /mcp/), the metadata named is the MCP endpoint's, query kept.
   const metadataUrl = (req: AuthRequest): string | undefined => {
     if (metadata === undefined) return undefined;
-    const publicUrl = base === undefined ? {} : { publicBaseUrl: base };
+    const publicUrl = defined({ publicBaseUrl: base });
     const resource = new URL(publicResourceUrl(req, context.path, publicUrl));
     resource.search = publicRequestUrl(req, publicUrl).search;
     return getOAuthProtectedResourceMetadataUrl(resource);
@@ -89,7 +89,7 @@ export function createHostAuth(options: HostAuthOptions, context: { path: string
     verifier,
     resourceMetadataUrl: metadataUrl,
     logger,
-    ...(options.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: options.retryAfterSeconds }),
+    ...defined({ retryAfterSeconds: options.retryAfterSeconds }),
   };
   const gate = bearerGate(gateOptions);
   const require = bearerAuth(gateOptions);
@@ -116,7 +116,7 @@ export function createHostAuth(options: HostAuthOptions, context: { path: string
         resourceMetadataUrl = undefined;
       }
       sendAuthFailure(res, insufficientScope(missing), {
-        ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+        ...defined({ resourceMetadataUrl }),
         scopes: [...new Set([...verifier.requiredScopes, ...needed])],
       });
     },

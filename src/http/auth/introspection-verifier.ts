@@ -12,6 +12,7 @@ import { endpointUrl } from "./endpoint-url.js";
 import { createTtlCache, tokenKey } from "./introspection-cache.js";
 import { authConfigError, insufficientScope, missingScopes, tokenRefused, verifierUnavailable, type TokenRefusalReason } from "./refusals.js";
 import { clientIdFromClaims, frozenCopy, matchedAudience, resourceOf, scopesFromClaims, type TokenVerifier, type VerifiedCaller } from "./verified-caller.js";
+import { defined } from "../../defined.js";
 
 export interface IntrospectionVerifierOptions {
   /** The RFC 7662 introspection endpoint. */
@@ -140,7 +141,7 @@ function outcomeOf(answer: Record<string, unknown>, audience: readonly string[])
       scopes: scopesFromClaims(claims),
       ...(typeof exp === "number" && Number.isFinite(exp) ? { expiresAt: exp } : {}),
       claims,
-      ...(resource === undefined ? {} : { resource }),
+      ...defined({ resource }),
     },
   };
 }

@@ -20,6 +20,7 @@ import { endpointUrl } from "./endpoint-url.js";
 import { localKeySet, parseLocalKeys, remoteKeySet } from "./jwt-keys.js";
 import { authConfigError, insufficientScope, missingScopes, tokenRefused } from "./refusals.js";
 import { clientIdFromClaims, frozenCopy, matchedAudience, resourceOf, scopesFromClaims, type TokenVerifier, type VerifiedCaller } from "./verified-caller.js";
+import { defined } from "../../defined.js";
 
 export interface JwtVerifierOptions {
   /** The `iss` tokens must carry (required). */
@@ -202,7 +203,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         scopes,
         ...(typeof payload.exp === "number" ? { expiresAt: payload.exp } : {}),
         claims,
-        ...(resource === undefined ? {} : { resource }),
+        ...defined({ resource }),
       };
     },
   };

@@ -10,6 +10,7 @@ import type { OAuthProtectedResourceMetadata } from "@modelcontextprotocol/serve
 import { endpointUrl } from "./endpoint-url.js";
 import { authConfigError } from "./refusals.js";
 import { publicBaseUrlOf, publicResourceUrl, type AuthRequest } from "./resource-url.js";
+import { defined } from "../../defined.js";
 
 export interface ProtectedResourceMetadataOptions {
   /** Issuer URLs of the authorization servers that mint tokens for this resource (at least one). */
@@ -77,13 +78,11 @@ export function protectedResourceMetadata(options: ProtectedResourceMetadataOpti
   const settings = checkOptions(options);
   const path = protectedResourceMetadataPath(settings.resourcePath);
   const documentFor = (req: Request): OAuthProtectedResourceMetadata => ({
-    resource:
-      settings.resource ?? publicResourceUrl(req as AuthRequest, settings.resourcePath, settings.base === undefined ? {} : { publicBaseUrl: settings.base }),
+    resource: settings.resource ?? publicResourceUrl(req as AuthRequest, settings.resourcePath, defined({ publicBaseUrl: settings.base })),
     authorization_servers: settings.servers,
     ...(options.scopesSupported === undefined ? {} : { scopes_supported: [...options.scopesSupported] }),
     bearer_methods_supported: ["header"],
-    ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
-    ...(options.resourceDocumentation === undefined ? {} : { resource_documentation: options.resourceDocumentation }),
+    ...defined({ resource_name: options.resourceName, resource_documentation: options.resourceDocumentation }),
   });
 
   const router = express.Router();

@@ -4,6 +4,7 @@
  * or a library's stack — and the HTTP layer decides how much of it reaches the client.
  */
 import { isMcpHostError, McpHostError } from "../../errors.js";
+import { defined } from "../../defined.js";
 
 /** Why a token was refused; each maps to one fixed log-safe message. */
 export type TokenRefusalReason =
@@ -43,7 +44,7 @@ const REFUSAL_MESSAGES: Readonly<Record<TokenRefusalReason, string>> = Object.fr
  * throw tokenRefused("expired");
  */
 export function tokenRefused(reason: TokenRefusalReason, cause?: unknown): McpHostError {
-  return new McpHostError("AUTH_TOKEN_INVALID", REFUSAL_MESSAGES[reason], cause === undefined ? {} : { cause });
+  return new McpHostError("AUTH_TOKEN_INVALID", REFUSAL_MESSAGES[reason], defined({ cause }));
 }
 
 /**
@@ -84,7 +85,7 @@ export function missingScopes(required: readonly string[], granted: readonly str
  * throw verifierUnavailable("the JWKS endpoint (jwksUri) timed out after 5000 ms", err);
  */
 export function verifierUnavailable(what: string, cause?: unknown): McpHostError {
-  return new McpHostError("AUTH_UNAVAILABLE", `tokens cannot be verified right now: ${what}`, cause === undefined ? {} : { cause });
+  return new McpHostError("AUTH_UNAVAILABLE", `tokens cannot be verified right now: ${what}`, defined({ cause }));
 }
 
 /**
@@ -93,5 +94,5 @@ export function verifierUnavailable(what: string, cause?: unknown): McpHostError
  * throw authConfigError("jwtVerifier: `issuer` is required (the iss your identity provider puts in tokens)");
  */
 export function authConfigError(message: string, cause?: unknown): McpHostError {
-  return new McpHostError("AUTH_CONFIG_INVALID", message, cause === undefined ? {} : { cause });
+  return new McpHostError("AUTH_CONFIG_INVALID", message, defined({ cause }));
 }

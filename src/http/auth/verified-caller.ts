@@ -4,6 +4,7 @@
  * token only where an SDK seam needs the SDK's `AuthInfo`.
  */
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import { defined } from "../../defined.js";
 
 /** The verified identity behind a bearer token. */
 export interface VerifiedCaller {
@@ -41,9 +42,9 @@ export function toAuthInfo(caller: VerifiedCaller, token: string, options: { res
     token,
     clientId: caller.clientId,
     scopes: [...caller.scopes],
-    ...(caller.expiresAt === undefined ? {} : { expiresAt: caller.expiresAt }),
+    ...defined({ expiresAt: caller.expiresAt }),
     ...(caller.resource === undefined ? {} : { resource: new URL(caller.resource.href) }),
-    ...(options.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: options.resourceMetadataUrl }),
+    ...defined({ resourceMetadataUrl: options.resourceMetadataUrl }),
     extra: { subject: caller.subject, claims: caller.claims },
   };
 }

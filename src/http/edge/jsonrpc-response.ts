@@ -3,6 +3,7 @@
  * made a mistake (no session, unknown session, too many sessions) reads why instead of a bare status.
  */
 import type { ServerResponse } from "node:http";
+import { defined } from "../../defined.js";
 
 /**
  * @example
@@ -20,7 +21,7 @@ export function sendJsonRpcError(
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(data === undefined ? {} : { data }) }, id: null });
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...defined({ data }) }, id: null });
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(body);
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { isEmptySelection, selectionFromRequest, type Selection, type SelectionSource } from "../../host/selection.js";
 import type { SelectionOptions } from "../http-options.js";
+import { defined } from "../../defined.js";
 
 /** What a request selects, and what of it the caller named. */
 export interface RequestSelection {
@@ -41,7 +42,7 @@ export function selectionOf(req: IncomingMessage, options: SelectionOptions = {}
     header: headerOf(req, "x-mcp-toolsets"),
     toolsHeader: headerOf(req, "x-mcp-tools"),
     readonlyHeader: headerOf(req, "x-mcp-readonly"),
-    ...(options.ignoreKeys === undefined ? {} : { ignoreKeys: options.ignoreKeys }),
+    ...defined({ ignoreKeys: options.ignoreKeys }),
   };
   // Without the default first: what is left is the caller's own; only when that is empty does the default apply.
   const own = selectionFromRequest(source);

@@ -20,6 +20,7 @@ import { callerKeyOf } from "./caller-limits.js";
 import { looksModern } from "../edge/era-sniff.js";
 import type { LegacySession, LegacySessionStore } from "./legacy-sessions.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
+import { defined } from "../../defined.js";
 
 /** What legacy serving shares across selections. */
 export interface LegacyServing {
@@ -63,9 +64,7 @@ function isLegacyClassified(req: IncomingMessage, body: unknown): boolean {
   return (
     classifyInboundRequest({
       httpMethod: "POST",
-      ...(protocolVersionHeader === undefined ? {} : { protocolVersionHeader }),
-      ...(mcpMethodHeader === undefined ? {} : { mcpMethodHeader }),
-      ...(mcpNameHeader === undefined ? {} : { mcpNameHeader }),
+      ...defined({ protocolVersionHeader, mcpMethodHeader, mcpNameHeader }),
       body,
     }).kind === "legacy"
   );
@@ -74,8 +73,7 @@ function isLegacyClassified(req: IncomingMessage, body: unknown): boolean {
 /** Hands the request to a session's transport and writes its answer. */
 async function exchange(transport: WebStandardStreamableHTTPServerTransport, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const response = await transport.handleRequest(webRequestOf(req, res, facts), {
-    ...(facts.body === undefined ? {} : { parsedBody: facts.body }),
-    ...(facts.authInfo === undefined ? {} : { authInfo: facts.authInfo }),
+    ...defined({ parsedBody: facts.body, authInfo: facts.authInfo }),
   });
   await writeWebResponse(res, response);
 }
@@ -118,7 +116,7 @@ async function openSession(ctx: LegacyServing, facts: RequestFacts, req: Incomin
         id,
         toolsets: build.toolsets,
         selection: key,
-        ...(subject === undefined ? {} : { subject }),
+        ...defined({ subject }),
         unknown,
         caller,
         transport,
@@ -142,7 +140,7 @@ async function openSession(ctx: LegacyServing, facts: RequestFacts, req: Incomin
   };
   const server = createSdkServer(() => session?.protocol ?? build.protocol, {
     era: "legacy",
-    selection: { active: build.toolsets, unknown, ...(facts.permitted === undefined ? {} : { permitted: facts.permitted }) },
+    selection: { active: build.toolsets, unknown, ...defined({ permitted: facts.permitted }) },
     subscriptions,
     ...(facts.authInfo ? { authInfo: facts.authInfo } : {}),
   });

@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Logger } from "../../logger.js";
+import { defined } from "../../defined.js";
 
 interface Reports {
   errors: Error[];
@@ -26,7 +27,7 @@ export interface ModernErrorLog {
 function detail(errors: readonly Error[]): { message: string; stack?: string } {
   if (errors.length === 0) return { message: "the SDK reported no detail" };
   const stack = errors.find((e) => e.stack)?.stack;
-  return { message: errors.map((e) => e.message).join("; "), ...(stack === undefined ? {} : { stack }) };
+  return { message: errors.map((e) => e.message).join("; "), ...defined({ stack }) };
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Fleet } from "../../scale-out/fleet.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
 import { modernErrorLog } from "./modern-error-log.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
+import { defined } from "../../defined.js";
 
 /** What every endpoint of one app shares. */
 export interface EndpointContext {
@@ -84,7 +85,7 @@ function preparedServer(build: BuildCore, facts: RequestFacts | undefined, era: 
     selection: {
       active: build.toolsets,
       unknown: facts?.unknown ?? [],
-      ...(facts?.permitted === undefined ? {} : { permitted: facts.permitted }),
+      ...defined({ permitted: facts?.permitted }),
     },
     ...(seen ? { authInfo: seen } : {}),
   });
@@ -109,7 +110,7 @@ export class SelectionEndpoint {
       legacy: context.legacy === "stateless" ? "stateless" : "reject",
       maxRequestBodySize: context.maxBodyBytes,
       onerror: errors.onerror,
-      ...(bus === undefined ? {} : { bus }),
+      ...defined({ bus }),
     });
     this.fetch = errors.fetch;
     this.adapterError = errors.onAdapterError;
@@ -151,8 +152,7 @@ export class SelectionEndpoint {
       return;
     }
     const response = await this.fetch(request, {
-      ...(facts.body === undefined ? {} : { parsedBody: facts.body }),
-      ...(facts.authInfo === undefined ? {} : { authInfo: facts.authInfo }),
+      ...defined({ parsedBody: facts.body, authInfo: facts.authInfo }),
     });
     await writeWebResponse(res, response);
   }

@@ -16,6 +16,7 @@ import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
 import { sessionIdsFor } from "./legacy-serving.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
+import { defined } from "../../defined.js";
 
 export class SelectionEndpoints {
   readonly sessions: LegacySessionStore;
@@ -54,18 +55,18 @@ export class SelectionEndpoints {
         logger,
         subscriptionLimits,
         newSessionId: sessionIdsFor(fleet?.instanceId),
-        ...(fleet === undefined ? {} : { fleet: { instanceId: fleet.instanceId, ...(events === undefined ? {} : { events }), misrouted: new Set<string>() } }),
+        ...(fleet === undefined ? {} : { fleet: { instanceId: fleet.instanceId, ...defined({ events }), misrouted: new Set<string>() } }),
       },
       subscriptionLimits,
       serving: this.serving,
       logger,
       maxBodyBytes,
-      ...(fleet === undefined ? {} : { fleet }),
+      ...defined({ fleet }),
     };
     this.unsubscribe = [
       host.onOfferChange((change) => {
         this.offerChanged(change.toolsets);
-        events?.raise({ kind: "offer", ...(change.toolsets === undefined ? {} : { toolsets: change.toolsets }) });
+        events?.raise({ kind: "offer", ...defined({ toolsets: change.toolsets }) });
       }),
       host.onResourceUpdated((uri) => {
         this.resourceUpdated(uri);

@@ -13,6 +13,7 @@ import { ambientOfHeaders } from "../../observe/tracing.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import { factsOf } from "../edge/request-facts.js";
 import { mcpFactsOf } from "./http-request-facts.js";
+import { defined } from "../../defined.js";
 
 /** A node-level step of the edge: `next` continues with the request. */
 export type EdgeStep = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -81,9 +82,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
         requestId,
         stream: facts?.stream ?? false,
         ...(facts === undefined ? {} : { era: facts.era }),
-        ...(facts?.rpcMethod === undefined ? {} : { rpcMethod: facts.rpcMethod }),
-        ...(facts?.selection === undefined ? {} : { selection: facts.selection }),
-        ...(facts?.subject === undefined ? {} : { subject: facts.subject }),
+        ...defined({ rpcMethod: facts?.rpcMethod, selection: facts?.selection, subject: facts?.subject }),
       });
       if (facts !== undefined && tracing !== undefined && ambient !== undefined && !track.observed) {
         tracing.recordFinished(
@@ -92,8 +91,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
             id: facts.id ?? "",
             era: facts.era,
             transport: "http",
-            ...(facts.meta === undefined ? {} : { meta: facts.meta }),
-            ...(facts.subject === undefined ? {} : { subject: facts.subject }),
+            ...defined({ meta: facts.meta, subject: facts.subject }),
           },
           ambient,
           new Date(performance.timeOrigin + started),

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { carriedFacts } from "../edge/request-facts.js";
 import { looksModern } from "../edge/era-sniff.js";
+import { defined } from "../../defined.js";
 
 /**
  * The JSON-RPC methods of MCP (both eras) that may be a metric label; any other is `other`.
@@ -71,10 +72,9 @@ export function mcpFactsOf(req: IncomingMessage): {
   const meta = message?.params?._meta;
   return {
     era: looksModern(req, body) ? "modern" : "legacy",
-    ...(rpcMethod === undefined ? {} : { rpcMethod }),
+    ...defined({ rpcMethod }),
     stream: facts?.stream ?? req.method === "GET",
-    ...(selection === undefined ? {} : { selection }),
-    ...(subject === undefined ? {} : { subject }),
+    ...defined({ selection, subject }),
     ...(typeof id === "string" || typeof id === "number" ? { id: String(id) } : {}),
     ...(typeof meta === "object" && meta !== null ? { meta: meta as Record<string, unknown> } : {}),
   };

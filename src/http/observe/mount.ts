@@ -17,6 +17,7 @@ import type { SelectionEndpoints } from "../mcp/selection-endpoints.js";
 import { accessObserver, type EdgeStep } from "./access-observer.js";
 import { metricsRoute } from "./metrics-route.js";
 import { uiRoutes } from "./ui-routes.js";
+import { defined } from "../../defined.js";
 
 /** What `observeEdge` set up, for `observeRoutes`. */
 export interface EdgeObservation {
@@ -77,9 +78,7 @@ export function observeEdge(host: McpHost, options: HostAppOptions): EdgeObserva
     (uiPath === undefined ? undefined : createObservability({ logger: silentLogger, accessLog: false, auditLog: false, tracing: false }));
   const mcpPath = options.path ?? "/mcp";
   const edge =
-    observability === undefined
-      ? undefined
-      : accessObserver(observability, { mcpPath, metricsPath: metricsPathOf(options), ...(uiPath === undefined ? {} : { uiPath }) });
+    observability === undefined ? undefined : accessObserver(observability, { mcpPath, metricsPath: metricsPathOf(options), ...defined({ uiPath }) });
   const openStreams = edge?.openStreams ?? (() => 0);
   return {
     observability,
@@ -106,7 +105,7 @@ export function observeEdge(host: McpHost, options: HostAppOptions): EdgeObserva
             legacySessions: () => endpoints.sessions.size,
             openStreams,
             rates: () => observability.rates.slots(),
-            ...(options.upstreams === undefined ? {} : { upstreams: options.upstreams }),
+            ...defined({ upstreams: options.upstreams }),
           },
         }),
       );

@@ -9,6 +9,7 @@ import type { McpHost } from "../../host/host.js";
 import { selectionFromRequest } from "../../host/selection.js";
 import type { RateSlot } from "../../observe/request-rates.js";
 import type { SelectionOptions } from "../http-options.js";
+import { defined } from "../../defined.js";
 
 /** An upstream server as the page lists it. */
 export interface UpstreamView {
@@ -66,7 +67,7 @@ export function overviewOf(sources: OverviewSources, permitted: readonly string[
     toolsets: declared.map((t) => ({
       name: t.name,
       title: t.title ?? t.name,
-      ...(t.description === undefined ? {} : { description: t.description }),
+      ...defined({ description: t.description }),
       default: t.default,
       always: t.always,
       extensions: [...t.extensions],
@@ -115,13 +116,12 @@ export async function explore(host: McpHost, query: string, options: SelectionOp
     ...(options.ignoreKeys ? { ignoreKeys: options.ignoreKeys } : {}),
     ...(options.default ? { defaultSelection: options.default } : {}),
   });
-  const description = await host.describe(selection, permitted === undefined ? {} : { permitted });
+  const description = await host.describe(selection, defined({ permitted }));
   const instructions = host.instructionsFor(description.active);
   const modifierText = modifierTextOf(description.modifiers);
   return {
     ...description,
     query: query.replace(/^\?/, ""),
-    ...(instructions === undefined ? {} : { instructions }),
-    ...(modifierText === undefined ? {} : { modifierText }),
+    ...defined({ instructions, modifierText }),
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from "../../logger.js";
 import { failureDetail } from "../failure.js";
 import type { Redactor } from "../redact.js";
 import { listAllPages } from "./pagination.js";
+import { defined } from "../../defined.js";
 
 /** Everything one server offers, as read at one moment. */
 export interface ServerListing {
@@ -57,7 +58,7 @@ async function pages<T>(client: Client, method: ListMethod, field: string, optio
   const warn = (message: string) => options.logger.warn(message);
   return listAllPages<T>(
     async (cursor) => {
-      const params = cursor === undefined ? {} : { cursor };
+      const params = defined({ cursor });
       const result = (await client.request({ method, params }, { timeout: options.timeoutMs, signal: options.signal })) as Record<string, unknown>;
       const items = result[field];
       const next = result.nextCursor;

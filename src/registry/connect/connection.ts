@@ -26,6 +26,7 @@ import { stdioForwarder } from "../forward/stdio-forwarder.js";
 import { MODERN_PROTOCOL_VERSION, negotiationFor, verdictOf } from "./era.js";
 import { LinearSchemaValidator } from "./schema-validator.js";
 import { StdioProcessTransport, type ChildExit } from "./stdio-process.js";
+import { defined } from "../../defined.js";
 
 /** How each new client is prepared for server-to-client requests (the call layer's router does this). */
 export interface ClientSetup {
@@ -194,8 +195,7 @@ export class ServerConnection {
         headers: { ...spec.headers },
         era,
         session: () => ({
-          ...(transport.sessionId === undefined ? {} : { sessionId: transport.sessionId }),
-          ...(transport.protocolVersion === undefined ? {} : { protocolVersion: transport.protocolVersion }),
+          ...defined({ sessionId: transport.sessionId, protocolVersion: transport.protocolVersion }),
         }),
         ...(envelope ? { envelope } : {}),
         answer: (request) => this.answerPushed(request),

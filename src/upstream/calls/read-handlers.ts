@@ -14,6 +14,7 @@ import { isInputRequired, type McpRegistry } from "../../registry/index.js";
 import type { SecretRedactor } from "../../secret-redactor.js";
 import { decodeState, encodeState } from "./gateway-state.js";
 import { unanswerable } from "./refusals.js";
+import { defined } from "../../defined.js";
 
 type ReadOutcome<R> = R | InputRequiredResult;
 
@@ -46,7 +47,7 @@ async function roundOf<R>(
     const meta = ctx.meta === undefined ? {} : { meta: { ...ctx.meta } };
     result = await run(
       state?.k === "upstream"
-        ? { inputResponses: { ...(ctx.inputResponses ?? {}) }, ...(state.s === undefined ? {} : { requestState: state.s }), ...meta }
+        ? { inputResponses: { ...(ctx.inputResponses ?? {}) }, ...defined({ requestState: state.s }), ...meta }
         : { forward: true, ...meta },
     );
   } catch (error) {

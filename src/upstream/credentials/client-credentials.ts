@@ -17,6 +17,7 @@ import {
 import type { Clock } from "../../clock.js";
 import { McpHostError, messageOf } from "../../errors.js";
 import type { SecretRedactor } from "../../secret-redactor.js";
+import { defined } from "../../defined.js";
 
 /** The settings of an `oauth` auth entry: `tokenUrl`, `issuer`, or both. */
 export interface ClientCredentialsSettings {
@@ -87,7 +88,7 @@ export function clientCredentialsAuth(
     clientSecret: settings.clientSecret,
     // The SDK binds the credentials to this issuer: a token request whose metadata names another is refused.
     expectedIssuer: settings.issuer ?? new URL(settings.tokenUrl as string).origin,
-    ...(settings.scope === undefined ? {} : { scope: settings.scope }),
+    ...defined({ scope: settings.scope }),
   });
 
   const fetchNew = async (): Promise<string> => {

@@ -11,6 +11,7 @@ import { getUpstreamPrompt, readUpstream } from "../calls/read-handlers.js";
 import { upstreamToolHandler, type ServerCalls } from "../calls/tool-handler.js";
 import type { GatewayServerConfig } from "../gateway-options.js";
 import type { ToolFilter } from "./tool-filter.js";
+import { defined } from "../../defined.js";
 
 /** One server's listing, as the registry gives it. */
 export interface ServerListing {
@@ -33,9 +34,7 @@ const HOST_TIMEOUT_MARGIN_MS = 5_000;
 export function toolsetOf(server: string, config: GatewayServerConfig, instructions?: string): ToolsetSpec {
   return {
     name: server,
-    ...(config.title === undefined ? {} : { title: config.title }),
-    ...(config.description === undefined ? {} : { description: config.description }),
-    ...(instructions === undefined ? {} : { instructions }),
+    ...defined({ title: config.title, description: config.description, instructions }),
     default: config.default ?? true,
   };
 }
@@ -45,12 +44,10 @@ function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeou
   return {
     name: tool.name,
     toolset: server,
-    ...(d.title === undefined ? {} : { title: d.title }),
-    ...(d.description === undefined ? {} : { description: d.description }),
+    ...defined({ title: d.title, description: d.description }),
     inputSchema: d.inputSchema as never,
     ...(d.outputSchema === undefined ? {} : { outputSchema: d.outputSchema as never }),
-    ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
-    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    ...defined({ annotations: d.annotations, meta: d._meta }),
     timeoutMs,
     validateOutput: false, // the registry checked it, under the server's structuredContent policy
     handler: upstreamToolHandler(calls, tool),
@@ -63,12 +60,7 @@ function resourceSpec(calls: ServerCalls, server: string, resource: RegistryReso
     uri: resource.upstreamUri,
     name: d.name,
     toolset: server,
-    ...(d.title === undefined ? {} : { title: d.title }),
-    ...(d.description === undefined ? {} : { description: d.description }),
-    ...(d.mimeType === undefined ? {} : { mimeType: d.mimeType }),
-    ...(d.size === undefined ? {} : { size: d.size }),
-    ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
-    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    ...defined({ title: d.title, description: d.description, mimeType: d.mimeType, size: d.size, annotations: d.annotations, meta: d._meta }),
     read: (ctx) => readUpstream(calls, server, resource.upstreamUri, ctx),
   };
 }
@@ -79,11 +71,7 @@ function templateSpec(calls: ServerCalls, server: string, template: RegistryReso
     uriTemplate: d.uriTemplate,
     name: d.name,
     toolset: server,
-    ...(d.title === undefined ? {} : { title: d.title }),
-    ...(d.description === undefined ? {} : { description: d.description }),
-    ...(d.mimeType === undefined ? {} : { mimeType: d.mimeType }),
-    ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
-    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    ...defined({ title: d.title, description: d.description, mimeType: d.mimeType, annotations: d.annotations, meta: d._meta }),
     read: (uri, _variables, ctx) => readUpstream(calls, server, uri, ctx),
   };
 }
@@ -93,10 +81,7 @@ function promptSpec(calls: ServerCalls, server: string, prompt: RegistryPrompt):
   return {
     name: prompt.name,
     toolset: server,
-    ...(d.title === undefined ? {} : { title: d.title }),
-    ...(d.description === undefined ? {} : { description: d.description }),
-    ...(d.arguments === undefined ? {} : { arguments: d.arguments }),
-    ...(d._meta === undefined ? {} : { meta: d._meta }),
+    ...defined({ title: d.title, description: d.description, arguments: d.arguments, meta: d._meta }),
     get: (args, ctx) => getUpstreamPrompt(calls, server, prompt.name, args, ctx),
   };
 }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { memoryLogger } from "../../../src/logger.js";
 import { customVerifier, tokenRefused, verifierUnavailable, type TokenVerifier, type VerifiedCaller } from "../../../src/http/auth/index.js";
 import { Cleanup, startProtectedApp } from "../../fixtures/auth/protected-app.js";
+import { defined } from "../../../src/defined.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -48,8 +49,7 @@ async function app(options: { verifier?: TokenVerifier; requiredScopes?: string[
     verifier: options.verifier ?? testVerifier(),
     metadata: { authorizationServers: ["https://idp.example.test"] },
     logger,
-    ...(options.requiredScopes === undefined ? {} : { requiredScopes: options.requiredScopes }),
-    ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
+    ...defined({ requiredScopes: options.requiredScopes, publicBaseUrl: options.publicBaseUrl }),
   });
   return { ...served, records, meta: (query = "") => `${served.baseUrl}/.well-known/oauth-protected-resource/mcp${query}` };
 }

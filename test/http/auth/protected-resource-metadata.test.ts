@@ -7,6 +7,7 @@ import express from "express";
 import { checkResourceAllowed, discoverOAuthProtectedResourceMetadata, selectResourceURL, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import { customVerifier, protectedResourceMetadata, type ProtectedResourceMetadataOptions } from "../../../src/http/auth/index.js";
 import { Cleanup, listen, startProtectedApp } from "../../fixtures/auth/protected-app.js";
+import { defined } from "../../../src/defined.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -18,7 +19,7 @@ async function resourceAt(url: string): Promise<unknown> {
 }
 
 async function served(metadata: Omit<ProtectedResourceMetadataOptions, "resourcePath">, publicBaseUrl?: string) {
-  return startProtectedApp(cleanup, { verifier, metadata, ...(publicBaseUrl === undefined ? {} : { publicBaseUrl }) });
+  return startProtectedApp(cleanup, { verifier, metadata, ...defined({ publicBaseUrl }) });
 }
 
 describe("protected-resource metadata", () => {

@@ -4,9 +4,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { protectedResourceMetadataUrl, publicRequestUrl, publicResourceUrl, type AuthRequest } from "../../../src/http/auth/index.js";
+import { defined } from "../../../src/defined.js";
 
 function request(url: string, headers: Record<string, string> = { host: "127.0.0.1:3000" }, protocol?: string): AuthRequest {
-  return { url, originalUrl: url, headers, ...(protocol === undefined ? {} : { protocol }), socket: {} } as unknown as AuthRequest;
+  return { url, originalUrl: url, headers, ...defined({ protocol }), socket: {} } as unknown as AuthRequest;
 }
 
 describe("auth URLs", () => {

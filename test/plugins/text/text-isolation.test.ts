@@ -9,6 +9,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import textExtension from "../../../plugins/text/src/index.js";
 import { assertBuilt, isRunning, REPO, startCli } from "../../helpers/cli-process.js";
 import { Cleanup, connectV2, serveHost } from "../../helpers/http-host.js";
+import { defined } from "../../../src/defined.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -17,7 +18,7 @@ const CATASTROPHIC = ["(a+)+$", "(a|a)+$", "(a|aa)+$", "([a-z]+)*$"];
 
 /** Calls a tool and records, in `order`, when its answer arrived. */
 async function call(client: Client, order: string[], label: string, name: string, args: Record<string, unknown>, timeout?: number) {
-  const result = await client.callTool({ name, arguments: args }, timeout === undefined ? {} : { timeout });
+  const result = await client.callTool({ name, arguments: args }, defined({ timeout }));
   order.push(label);
   return result as { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown> };
 }
