@@ -55,12 +55,17 @@ export function peerVersions(): Record<string, string> {
   const versions: Record<string, string> = {};
   const own = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
   versions["mcp-host"] = own.version;
+  // The root's copy first (what mcp-host runs on); the framework peers (mcp-use, fastmcp) are in bench/node_modules only.
   for (const name of PACKAGES) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), "utf8")) as { version: string };
-      versions[name] = pkg.version;
-    } catch {
-      versions[name] = "not installed";
+    versions[name] = "not installed";
+    for (const folder of ["../../node_modules/", "../node_modules/"]) {
+      try {
+        const pkg = JSON.parse(readFileSync(new URL(`${folder}${name}/package.json`, import.meta.url), "utf8")) as { version: string };
+        versions[name] = pkg.version;
+        break;
+      } catch {
+        // not in this folder
+      }
     }
   }
   return versions;
