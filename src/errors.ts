@@ -142,3 +142,9 @@ export function extensionError(code: McpHostErrorCode, extension: string, what: 
   const detail = cause === undefined ? "" : `: ${messageOf(cause)}`;
   return new McpHostError(code, `[extension ${extension}] ${what}${detail}`, { extension, cause });
 }
+
+/**
+ * The `_meta` key under which the registry's and the gateway's own `isError` results carry their code
+ * (`{ code: McpHostErrorCode }`); the observer reads it to tell a timeout or a refusal from a tool's own error.
+ */
+export const ERROR_META_KEY = "mcp-host/error";

@@ -4,12 +4,10 @@
  * own timeouts and refusals on the result object itself (never on the wire); the gateway's results carry their code
  * under `_meta["mcp-host/error"]`, the registry's shape.
  */
+import { ERROR_META_KEY } from "../../errors.js";
 import type { ToolCallOutcome } from "../observer.js";
 
 const MARKED = new WeakMap<object, ToolCallOutcome>();
-
-/** The `_meta` key under which the registry and the gateway put the code of their own `isError` results. */
-const ERROR_META_KEY = "mcp-host/error";
 
 const REFUSED_CODES = new Set(["MCP_TOOL_DENIED"]);
 const TIMEOUT_CODES = new Set(["TOOL_TIMEOUT", "MCP_REQUEST_TIMEOUT"]);

@@ -4,10 +4,9 @@
  * agents that want plain text: every block is kept, non-text blocks as short placeholders.
  */
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
-import type { McpHostErrorCode } from "../../errors.js";
+import { ERROR_META_KEY, type McpHostErrorCode } from "../../errors.js";
 
-/** The `_meta` key under which the registry's own error results carry their code. */
-export const ERROR_META_KEY = "mcp-host/error";
+export { ERROR_META_KEY };
 
 /** What the registry puts under `_meta["mcp-host/error"]` of its own error results. */
 export interface RegistryErrorMeta {
