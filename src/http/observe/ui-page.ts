@@ -6,6 +6,10 @@
  * sends it as `Authorization: Bearer` (kept for the tab only, in sessionStorage).
  */
 import { createHash } from "node:crypto";
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+
+/** The revision the page's requests speak; the SDK's own `_meta` keys are written into the script where it is made. */
+const MODERN = "2026-07-28";
 
 /** What the page is told when it is served. */
 export interface PageConfig {
@@ -76,11 +80,11 @@ function readAnswer(text, type, id) {
 async function mcp(query, method, params) {
   const id = ++requestId;
   const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": { name: "mcp-host operator page", version: "1" },
+    [${JSON.stringify(PROTOCOL_VERSION_META_KEY)}]: ${JSON.stringify(MODERN)},
+    [${JSON.stringify(CLIENT_CAPABILITIES_META_KEY)}]: {},
+    [${JSON.stringify(CLIENT_INFO_META_KEY)}]: { name: "mcp-host operator page", version: "1" },
   };
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...authHeaders() };
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": ${JSON.stringify(MODERN)}, "mcp-method": method, ...authHeaders() };
   if (params && typeof params.name === "string") headers["mcp-name"] = params.name;
   const response = await fetch(config.mcpPath + (query ? "?" + query.replace(/^\?/, "") : ""), {
     method: "POST",
