@@ -25,8 +25,8 @@ export interface PinoLoggerOptions {
   /** Where lines go (default `process.stderr`). */
   stream?: LogStream;
   /**
-   * Gather lines and write them once per turn of the event loop (default: on for `process.stderr`, off for a stream
-   * given here). The lines are the same; a busy host makes far fewer system calls.
+   * Gather lines for up to `LOG_BATCH_MS` (10 ms) and write them together (default: on for `process.stderr`, off for
+   * a stream given here). The lines are the same; a busy host makes far fewer system calls.
    */
   batched?: boolean;
   /** The root's name: dropped from each line's component (default `mcp-host`). */

@@ -34,7 +34,10 @@ const ALLOWED: Readonly<Record<string, { uses: number; why: string }>> = {
     why: "the shutdown's idle grace: a moment for a request already on the wire to arrive, which the network takes in real time",
   },
   "http/auth/introspection-verifier.ts": { uses: 1, why: "the timeout of one real HTTP exchange with the introspection endpoint" },
-  "observe/log-stream.ts": { uses: 1, why: "the timestamp of a log line, as pino's own lines carry: not a deadline" },
+  "observe/log-stream.ts": {
+    uses: 2,
+    why: "the timestamp of a log line, as pino's own lines carry, and the short wait that gathers lines into one write: neither is a deadline",
+  },
   "cli/dev/watch-folder.ts": { uses: 1, why: "the dev loop's quiet spell after real file-system events, in the CLI process" },
   "cli/reload.ts": { uses: 1, why: "the reload's debounce of real file-system events, in the CLI process" },
   "registry/connect/process-group.ts": { uses: 1, why: "polls /proc while a real process group exits; its budget is on the clock" },
