@@ -11,7 +11,7 @@ import type { ClockTimer } from "../../clock.js";
 import { classifyFailure } from "../failure.js";
 import type { ForwardRequest, Forwarder } from "../forward/forwarder.js";
 import type { DeadlineEnd } from "./deadline.js";
-import { type InvokeOptions, UpstreamFailure } from "./invoke.js";
+import { type FailureOf, type InvokeOptions, retryableFailure, UpstreamFailure } from "./invoke.js";
 
 /** How to forward one request: a client round's options, less what only a client round has (input rounds, answers). */
 export type ForwardOptions = Pick<
@@ -82,7 +82,7 @@ function leg(forwarder: Forwarder, request: ForwardRequest, options: ForwardOpti
 export async function forwardUpstream<T>(options: ForwardOptions, request: ForwardRequest, fallback: () => Promise<T>): Promise<T> {
   const startedAt = options.clock.now();
   const open = { timeoutMs: options.openTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
-  const failure = (error: unknown, phase: "connect" | "request", notRetried = false) => {
+  const failure: FailureOf = (error, phase, notRetried = false) => {
     if (error instanceof Ended)
       return new UpstreamFailure({ kind: error.end === "caller" ? "aborted" : "timeout", detail: error.message }, error.end, phase, false, error);
     return new UpstreamFailure(classifyFailure(error), options.signal?.aborted ? "caller" : undefined, phase, notRetried, error);
@@ -98,12 +98,7 @@ export async function forwardUpstream<T>(options: ForwardOptions, request: Forwa
   try {
     return (await leg(forwarder, request, options, startedAt)) as T;
   } catch (first) {
-    const f1 = failure(first, "request");
-    const retryable = f1.failure.kind === "not-sent" || (f1.failure.kind === "maybe-ran" && options.mayRerun);
-    if (f1.end || !retryable) {
-      if (f1.failure.kind === "maybe-ran") throw failure(first, "request", true);
-      throw f1;
-    }
+    const f1 = retryableFailure(first, failure, options.mayRerun);
     let next: Forwarder | undefined;
     try {
       await options.connection.reconnect(client, open);

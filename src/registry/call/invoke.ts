@@ -42,6 +42,26 @@ export interface LegOptions {
   allowInputRequired: true;
 }
 
+/** How a caller words a failure for its phase; `notRetried` says it may have run and was not tried again. */
+export type FailureOf = (error: unknown, phase: "connect" | "request", notRetried?: boolean) => UpstreamFailure;
+
+/**
+ * The registry's retry rule, after a request's first leg failed: returns that failure when the request may run again
+ * (it cannot have run, or it may have run and is safe to repeat, and no time limit or caller ended it); throws it
+ * otherwise, marked not retried when it may have run.
+ * @example
+ * const f1 = retryableFailure(first, failure, options.mayRerun); // then reconnect and retry once
+ */
+export function retryableFailure(first: unknown, failure: FailureOf, mayRerun: boolean): UpstreamFailure {
+  const f1 = failure(first, "request");
+  const retryable = f1.failure.kind === "not-sent" || (f1.failure.kind === "maybe-ran" && mayRerun);
+  if (f1.end || !retryable) {
+    if (f1.failure.kind === "maybe-ran") throw failure(first, "request", true);
+    throw f1;
+  }
+  return f1;
+}
+
 /** How to run one request. */
 export interface InvokeOptions {
   connection: ServerConnection;
@@ -80,7 +100,7 @@ export async function invokeUpstream<T>(options: InvokeOptions, send: (client: C
   const leg: LegOptions = { ...deadline.requestOptions, onprogress: (p) => options.onprogress?.(p), allowInputRequired: true };
   const open = { timeoutMs: options.openTimeoutMs, signal: deadline.requestOptions.signal };
   const attempt = (client: Client) => runWithInputs<T>((inputs) => send(client, leg, inputs), options.answer, options.server, options.rounds);
-  const failure = (error: unknown, phase: "connect" | "request", notRetried = false) => {
+  const failure: FailureOf = (error, phase, notRetried = false) => {
     const f = classifyFailure(error);
     return new UpstreamFailure(f, deadline.ended(f.kind === "timeout"), phase, notRetried, error);
   };
@@ -94,12 +114,7 @@ export async function invokeUpstream<T>(options: InvokeOptions, send: (client: C
     try {
       return await attempt(client);
     } catch (first) {
-      const f1 = failure(first, "request");
-      const retryable = f1.failure.kind === "not-sent" || (f1.failure.kind === "maybe-ran" && options.mayRerun);
-      if (f1.end || !retryable) {
-        if (f1.failure.kind === "maybe-ran") throw failure(first, "request", true);
-        throw f1;
-      }
+      const f1 = retryableFailure(first, failure, options.mayRerun);
       let next: Client;
       try {
         next = await options.connection.reconnect(client, open);
