@@ -43,7 +43,12 @@ export async function serveHost(
   const host = buildHost(extensions, { name: "test-host", version: "1.2.3", logger, listChangedDebounceMs: 5, ...options.host });
   await host.start();
   const served = await listenHost(host, { port: 0, host: "127.0.0.1", ...options.http });
-  cleanup.add(() => served.close());
+  cleanup.add(() => {
+    // The test's requests are over: idle keep-alive sockets go now rather than after the shutdown's grace for a
+    // request on its way (1 s of real time per served host; graceful-shutdown.test.ts covers the grace itself).
+    served.http.closeIdleConnections();
+    return served.close();
+  });
   const at = (query: string) => new URL(`${served.url.href}${query ? `?${query}` : ""}`);
   return { host, served, url: served.url, baseUrl: served.baseUrl, records, at };
 }
