@@ -1,6 +1,6 @@
 /**
  * The audit line of one tool call (docs/design.md §18): which tool, of which toolset and extension (or upstream server),
- * who called it, how it ended and how long it took — and its arguments only when the deployment asked for them
+ * through what (`via: "call_tool"` in search mode), who called it, how it ended and how long it took — and its arguments only when the deployment asked for them
  * (`logging.includeArguments`), with values under secret-looking keys masked. One line per call, at info.
  */
 import type { Logger } from "../logger.js";
@@ -29,7 +29,8 @@ export function auditToolCall(logger: Logger, request: ObservedRequest, ended: O
     outcome,
     durationMs,
     era: request.era,
-    ...defined({ subject: request.subject, sessionId: request.sessionId, errorCode: ended.errorCode }),
+    // via: the search-mode tool (call_tool) the client called to reach this one.
+    ...defined({ via: request.via, subject: request.subject, sessionId: request.sessionId, errorCode: ended.errorCode }),
     ...(ended.error === undefined || outcome === "ok" ? {} : { error: ended.error }),
     ...(options.includeArguments && request.arguments !== undefined ? { arguments: maskSecrets(request.arguments) } : {}),
   });

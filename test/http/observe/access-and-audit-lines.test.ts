@@ -62,6 +62,18 @@ describe("access and audit lines", { timeout: 60_000 }, () => {
     assert.equal(served.lines.filter((l) => l.component === "access").length, 1, "one access line for one request");
   });
 
+  it("names the real tool on the audit line of a call through search mode's call_tool, and says it came via call_tool", async () => {
+    const served = await serveObserved(cleanup, [kit]);
+    const answer = await call(served.at("only=kit&search"), "call_tool", { name: "echo", arguments: { text: "found" } });
+    assert.equal(answer.status, 200, answer.text);
+    const audit = await served.waitFor(isAudit("echo"));
+    assert.deepEqual([audit.tool, audit.toolset, audit.extension, audit.via, audit.outcome], ["echo", "kit", "kit", "call_tool", "ok"]);
+    const direct = await call(served.at("only=kit"), "echo", { text: "plain" });
+    assert.equal(direct.status, 200, direct.text);
+    await served.waitFor((l) => isAudit("echo")(l) && l !== audit);
+    assert.equal(served.lines.filter(isAudit("echo")).at(-1)?.via, undefined, "a direct call has no via");
+  });
+
   it("counts every way a call ends: ok, isError (a result or a throw), timeout, and refused (unknown tool, bad arguments)", async () => {
     const served = await serveObserved(cleanup, [kit]);
     const url = served.at("only=kit");
