@@ -14,19 +14,37 @@ function sink() {
   return { writes, stream: { write: (chunk: string) => writes.push(chunk) } };
 }
 
-it("writes the lines of one burst in one write, in order, once the batch's wait is over", async () => {
+/** Resolves once `ready()` is true, checking every few milliseconds; fails after `ms`. */
+async function until(ready: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ready()) {
+    assert.ok(Date.now() < deadline, "the batch was never written");
+    await sleep(2);
+  }
+}
+
+it("holds lines across turns of the event loop until the batch's wait is over", async () => {
+  // A wait far longer than the test: nothing may be written, however many turns go by.
   const { writes, stream } = sink();
-  const out = batchedLogStream(safeLogStream(stream));
+  const out = batchedLogStream(safeLogStream(stream), 60_000);
   out.write("a\n");
-  await sleep(1);
+  await new Promise((resolve) => setImmediate(resolve));
+  out.write("b\n");
+  await sleep(5);
+  assert.deepEqual(writes, []);
+});
+
+it("then writes the lines of one burst in one write, in order; a later line starts a batch of its own", async () => {
+  const { writes, stream } = sink();
+  const out = batchedLogStream(safeLogStream(stream), LOG_BATCH_MS);
+  out.write("a\n");
   out.write("b\n");
   out.write("c\n");
-  assert.deepEqual(writes, [], "nothing is written before the wait is over");
-  await sleep(LOG_BATCH_MS + 20);
+  await until(() => writes.length > 0, 5_000);
   assert.deepEqual(writes, ["a\nb\nc\n"]);
   out.write("d\n");
-  await sleep(LOG_BATCH_MS + 20);
-  assert.deepEqual(writes, ["a\nb\nc\n", "d\n"], "a later line starts a batch of its own");
+  await until(() => writes.length > 1, 5_000);
+  assert.deepEqual(writes, ["a\nb\nc\n", "d\n"]);
 });
 
 it("writes at once when 64 KiB are waiting", () => {
