@@ -1,6 +1,8 @@
 /**
  * The registry's public shapes: how servers are described, what the registry lists, and the hooks an agent (or the
  * gateway) plugs in. Plain typed objects; the only behaviour lives in McpRegistry and the ServerSpec helpers.
+ * Every type here is public: `mcp-host/registry` exports this file whole (`export type *`), so an internal shape
+ * belongs in the module that uses it.
  */
 import type {
   AuthProvider,
