@@ -6,20 +6,17 @@
  * theirs (three instances and nginx for a fleet), read from /proc like every other subject's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { accepting, freePort, NGINX, nginxFiles, REDIS_SERVER, redisArgs } from "../lib/loopback-servers.js";
 import type { Measured } from "../lib/measure.js";
 import { childrenOf, cpuMicros, rssBytes } from "../lib/proc.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/main.js");
 const PROJECT = join(ROOT, "bench/fixtures/stdio-project");
-const TEMPLATE = join(ROOT, "examples/scale-out/nginx/mcp-host.conf.template");
-export const REDIS_SERVER = "/usr/bin/redis-server";
-export const NGINX = "/usr/sbin/nginx";
 
 /** Why the scenario cannot run here, or undefined. */
 export function missingServers(): string | undefined {
@@ -59,34 +56,6 @@ function safe(read: () => number): number {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function accepting(port: number, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${what} did not listen on ${port} within 10 s`);
-}
-
 /** One started process and how to end it. */
 interface Started {
   child: ChildProcess;
@@ -114,10 +83,9 @@ export class ScaleOutServers {
 
   async startRedis(): Promise<void> {
     const port = await freePort();
-    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir, "--loglevel", "warning"];
-    const child = spawn(REDIS_SERVER, args, { stdio: "ignore" });
+    const child = spawn(REDIS_SERVER, redisArgs(port, this.dir), { stdio: "ignore" });
     this.running.push(started(child, "SIGTERM"));
-    await accepting(port, "redis-server");
+    await accepting(port, "redis-server", child);
     this.redisUrl = `redis://127.0.0.1:${port}`;
     this.redisPid = child.pid!;
   }
@@ -148,7 +116,6 @@ export class ScaleOutServers {
   /** nginx over `upstreams` (three instance URLs), with the example's template. */
   async nginx(name: string, upstreams: readonly URL[]): Promise<{ url: URL; pid: number }> {
     const dir = join(this.dir, name);
-    for (const sub of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub), { recursive: true });
     const port = await freePort();
     const values: Record<string, string> = {
       NGINX_PORT: `127.0.0.1:${port}`,
@@ -156,27 +123,10 @@ export class ScaleOutServers {
       MCP_HOST_B: upstreams[1]!.host,
       MCP_HOST_C: upstreams[2]!.host,
     };
-    writeFileSync(
-      join(dir, "mcp-host.conf"),
-      readFileSync(TEMPLATE, "utf8").replace(/\$\{([A-Z0-9_]+)\}/g, (_, key: string) => values[key] ?? ""),
-    );
-    const main = [
-      "daemon off;",
-      "worker_processes 1;",
-      `pid ${join(dir, "nginx.pid")};`,
-      `error_log ${join(dir, "error.log")} warn;`,
-      "events { worker_connections 4096; }",
-      "http {",
-      "  access_log off;",
-      ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((sub) => `  ${sub}_temp_path ${join(dir, sub)};`),
-      `  include ${join(dir, "mcp-host.conf")};`,
-      "}",
-      "",
-    ];
-    writeFileSync(join(dir, "nginx.conf"), main.join("\n"));
-    const child = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
+    const files = nginxFiles(dir, values, { accessLog: false, workerConnections: 4096 });
+    const child = spawn(NGINX, files.args, { stdio: "ignore" });
     this.running.push(started(child, "SIGTERM"));
-    await accepting(port, "nginx");
+    await accepting(port, "nginx", child);
     return { url: new URL(`http://127.0.0.1:${port}/mcp`), pid: child.pid! };
   }
 

@@ -1,63 +1,23 @@
 /**
  * Real Redis and nginx processes for the scale-out tests, on loopback only, each in a temp folder of its own and
- * stopped by the test's cleanup. Redis cannot pick its own port (`--port 0` means "no TCP"), so a free one is found
- * by binding 127.0.0.1:0 first; it runs without persistence (`--save "" --appendonly no`) and can be stopped and
- * started again on the same port (the outage tests). nginx runs the example's own configuration
- * (examples/scale-out/nginx/mcp-host.conf.template), its `${…}` placeholders filled in as the nginx image's envsubst
- * would, inside a main file that keeps every path nginx writes in the temp folder. Both binaries come from Debian's
- * packages (scripts/ensure-fleet-servers.mjs installs them).
+ * stopped by the test's cleanup; how each is started and configured is bench/lib/loopback-servers.ts, shared with the
+ * scale-out scenario. Redis can be stopped and started again on the same port (the outage tests).
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { accepting, freePort, NGINX, nginxFiles, REDIS_SERVER, redisArgs } from "../../bench/lib/loopback-servers.js";
 import type { Cleanup } from "./http-host.js";
-import { REPO } from "./cli-process.js";
 
-export const REDIS_SERVER = "/usr/bin/redis-server";
-export const NGINX = "/usr/sbin/nginx";
-/** The example's nginx configuration: what the fleet test runs is what docs/scale-out.md shows. */
-export const NGINX_TEMPLATE = join(REPO, "examples", "scale-out", "nginx", "mcp-host.conf.template");
+export { freePort, NGINX, NGINX_TEMPLATE, REDIS_SERVER } from "../../bench/lib/loopback-servers.js";
 
 /** Fails with what to do when the servers are not installed. */
 export function assertFleetServers(): void {
   for (const binary of [REDIS_SERVER, NGINX]) {
     assert.ok(existsSync(binary), `${binary} is missing: run "node scripts/ensure-fleet-servers.mjs" (as root it installs redis-server and nginx)`);
   }
-}
-
-/** A TCP port nobody listens on now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once something accepts TCP connections on the port (bounded). */
-async function accepting(port: number, what: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before listening: ${log()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${what} did not listen on ${port} within 10 s: ${log()}`);
 }
 
 function tempFolder(cleanup: Cleanup, name: string): string {
@@ -112,23 +72,7 @@ export async function startRedis(cleanup: Cleanup): Promise<RedisProcess> {
   const port = await freePort();
   let current: ReturnType<typeof spawnTracked> | undefined;
   const start = async () => {
-    const args = [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-      "--daemonize",
-      "no",
-      "--loglevel",
-      "warning",
-    ];
-    current = spawnTracked(cleanup, REDIS_SERVER, args, dir);
+    current = spawnTracked(cleanup, REDIS_SERVER, redisArgs(port, dir), dir);
     await accepting(port, "redis-server", current.child, current.output);
   };
   await start();
@@ -161,34 +105,8 @@ export interface NginxProcess {
 export async function startNginx(cleanup: Cleanup, vars: Record<string, string>): Promise<NginxProcess> {
   const dir = tempFolder(cleanup, "nginx");
   const port = await freePort();
-  const template = readFileSync(NGINX_TEMPLATE, "utf8");
-  const values: Record<string, string> = { NGINX_PORT: `127.0.0.1:${port}`, ...vars };
-  const rendered = template.replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
-    assert.ok(values[name] !== undefined, `the nginx template needs \${${name}}`);
-    return values[name]!;
-  });
-  for (const sub of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
-  writeFileSync(join(dir, "mcp-host.conf"), rendered);
-  // What the nginx image's own nginx.conf gives the template (conf.d), with every path in the temp folder.
-  const main = [
-    "daemon off;",
-    "worker_processes 1;",
-    `pid ${join(dir, "nginx.pid")};`,
-    `error_log ${join(dir, "error.log")} warn;`,
-    "events { worker_connections 1024; }",
-    "http {",
-    `  access_log ${join(dir, "access.log")};`,
-    `  client_body_temp_path ${join(dir, "client_body")};`,
-    `  proxy_temp_path ${join(dir, "proxy")};`,
-    `  fastcgi_temp_path ${join(dir, "fastcgi")};`,
-    `  uwsgi_temp_path ${join(dir, "uwsgi")};`,
-    `  scgi_temp_path ${join(dir, "scgi")};`,
-    `  include ${join(dir, "mcp-host.conf")};`,
-    "}",
-    "",
-  ].join("\n");
-  writeFileSync(join(dir, "nginx.conf"), main);
-  const { child, output } = spawnTracked(cleanup, NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], dir, "SIGTERM");
-  await accepting(port, "nginx", child, () => `${output()}\n${existsSync(join(dir, "error.log")) ? readFileSync(join(dir, "error.log"), "utf8") : ""}`);
-  return { port, url: new URL(`http://127.0.0.1:${port}`), config: rendered };
+  const files = nginxFiles(dir, { NGINX_PORT: `127.0.0.1:${port}`, ...vars }, { accessLog: true, workerConnections: 1024 });
+  const { child, output } = spawnTracked(cleanup, NGINX, files.args, dir, "SIGTERM");
+  await accepting(port, "nginx", child, () => `${output()}\n${existsSync(files.errorLog) ? readFileSync(files.errorLog, "utf8") : ""}`);
+  return { port, url: new URL(`http://127.0.0.1:${port}`), config: files.rendered };
 }
