@@ -5,6 +5,7 @@
  * toolset in strict mode gets 400, a host not serving 503. Anything else is a bug: 500 with nothing internal in
  * the answer, and an error line with the detail.
  */
+import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { isMcpHostError, messageOf } from "../../errors.js";
 import type { McpHost } from "../../host/host.js";
@@ -33,20 +34,31 @@ export function isClientGone(error: unknown, req: Request): boolean {
 }
 
 /**
+ * Answers the host's own refusals that are no bug: a toolset nobody declared under strict selection (400, with the
+ * declared ones) and a host not serving right now (503). True when it answered.
+ * @example
+ * if (answeredHostRefusal(error, host, res)) return;
+ */
+export function answeredHostRefusal(error: unknown, host: McpHost, res: ServerResponse): boolean {
+  if (isMcpHostError(error, "SELECTION_UNKNOWN_TOOLSET")) {
+    sendJsonRpcError(res, 400, -32602, error.message, {}, { declared: host.declaredToolsets().map((t) => t.name) });
+    return true;
+  }
+  if (isMcpHostError(error, "HOST_NOT_STARTED")) {
+    sendJsonRpcError(res, 503, -32000, "The server is not serving right now (starting or shutting down); retry shortly.");
+    return true;
+  }
+  return false;
+}
+
+/**
  * @example
  * app.use(finalErrorHandler(host, logger));
  */
 export function finalErrorHandler(host: McpHost, logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const where = `${req.method} ${req.path}`;
-    if (isMcpHostError(error, "SELECTION_UNKNOWN_TOOLSET")) {
-      sendJsonRpcError(res, 400, -32602, error.message, {}, { declared: host.declaredToolsets().map((t) => t.name) });
-      return;
-    }
-    if (isMcpHostError(error, "HOST_NOT_STARTED")) {
-      sendJsonRpcError(res, 503, -32000, "The server is not serving right now (starting or shutting down); retry shortly.");
-      return;
-    }
+    if (answeredHostRefusal(error, host, res)) return;
     if (isClientGone(error, req)) {
       logger.debug(`the client of ${where} went away before its request was read`);
       if (!res.headersSent && !res.destroyed) res.destroy();

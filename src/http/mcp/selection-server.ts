@@ -9,7 +9,7 @@
  * its checks.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isMcpHostError, messageOf } from "../../errors.js";
+import { messageOf } from "../../errors.js";
 import type { BuildCore } from "../../host/build/compiled-build.js";
 import { compiledOf, type NodeHandler } from "../../host/built-server.js";
 import type { McpHost } from "../../host/host.js";
@@ -20,6 +20,7 @@ import type { ServingLayer } from "../../host/serving-port.js";
 import type { Logger } from "../../logger.js";
 import type { HostAuth } from "../auth/host-auth.js";
 import { markLongLived } from "../edge/connection-tracker.js";
+import { answeredHostRefusal } from "../edge/final-error-handler.js";
 import { originAllowed, originSet, refuseOrigin } from "../edge/dns-rebinding.js";
 import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
 import { isJsonMediaType, readJsonBody, type BodyLimits } from "../edge/json-body.js";
@@ -222,14 +223,7 @@ export class SelectionServer implements ServingLayer {
   /** What went wrong serving: the client's mistake (strict selection) or a bug (500, logged with the detail). */
   private failed(error: unknown, req: IncomingMessage, res: ServerResponse): void {
     const { host, logger } = this.parts;
-    if (isMcpHostError(error, "SELECTION_UNKNOWN_TOOLSET")) {
-      sendJsonRpcError(res, 400, -32602, error.message, {}, { declared: host.declaredToolsets().map((t) => t.name) });
-      return;
-    }
-    if (isMcpHostError(error, "HOST_NOT_STARTED")) {
-      sendJsonRpcError(res, 503, -32000, "The server is not serving right now (starting or shutting down); retry shortly.");
-      return;
-    }
+    if (answeredHostRefusal(error, host, res)) return;
     logger.error(
       `internal error serving ${req.method} ${req.url?.split("?")[0]}: ${messageOf(error)}`,
       error instanceof Error && error.stack ? { stack: error.stack } : {},
