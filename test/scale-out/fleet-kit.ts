@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import { type CliProcess, REPO, startCli } from "../helpers/cli-process.js";
-import { type Cleanup, lastRpcMessage } from "../helpers/http-host.js";
+import { type Cleanup, lastRpcMessage, modernHeaders } from "../helpers/http-host.js";
 
 export const FLEET_PROJECT = join(REPO, "test", "fixtures", "fleet-project");
 export const ISSUER = "https://issuer.fleet.example";
@@ -114,14 +114,7 @@ export async function callModern(
 ): Promise<Answer> {
   const response = await fetch(url, {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-      ...bearer(token),
-    },
+    headers: { ...modernHeaders("tools/call", name), ...bearer(token) },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: nextId++,
@@ -239,13 +232,7 @@ export async function listenModern(url: URL, token: string | undefined, uris: st
   const response = await fetch(url, {
     method: "POST",
     signal: abort.signal,
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "subscriptions/listen",
-      ...bearer(token),
-    },
+    headers: { ...modernHeaders("subscriptions/listen"), ...bearer(token) },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: `listen-${nextId++}`,
