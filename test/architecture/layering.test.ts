@@ -29,6 +29,8 @@ const BASE_FILES = new Set([
   "schema-patterns.ts",
   // One redactor for every output (the config's secrets, credentials learned at run time).
   "secret-redactor.ts",
+  // "Did you mean": for config keys and for toolsets in a URL.
+  "suggest.ts",
 ]);
 // The root entry (the extension contract); every other package entry is a file of src/entries/.
 const ENTRY_FILES = new Set(["index.ts"]);
