@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../../logger.js";
 import type { BuildCore } from "../../host/build/compiled-build.js";
+import { toolsetsBehind, type BuildId } from "../../host/build/build-id.js";
 import { createSdkServer } from "../../host/protocol/sdk-server.js";
 import { checkSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
 import type { HostServing } from "../../host/serving-port.js";
@@ -98,14 +99,17 @@ export class SelectionEndpoint {
   private readonly adapterError: (error: Error) => void;
   private inFlight = 0;
 
+  readonly key: string;
+
   constructor(
-    readonly key: string,
-    readonly toolsets: readonly string[],
+    /** The build this endpoint serves: its selection, view included. */
+    readonly id: BuildId,
     private readonly context: EndpointContext,
   ) {
-    const errors = modernErrorLog(() => this.modern, context.logger, key);
+    this.key = id.key;
+    const errors = modernErrorLog(() => this.modern, context.logger, id.key);
     // In a fleet with Redis the bus follows this selection's toolsets on the fleet's channels while a stream listens.
-    const bus = context.fleet?.eventBusFor(toolsets, errors.onerror);
+    const bus = context.fleet?.eventBusFor(toolsetsBehind(id), errors.onerror);
     this.modern = createMcpHandler((ctx) => this.serverFor(ctx), {
       legacy: context.legacy === "stateless" ? "stateless" : "reject",
       maxRequestBodySize: context.maxBodyBytes,
@@ -175,7 +179,7 @@ export class SelectionEndpoint {
 
   private async serverFor(ctx: McpRequestContext): Promise<Server> {
     const facts = carriedFacts(ctx.requestInfo);
-    const build = facts?.built ?? (await this.context.serving.compiled(this.toolsets));
+    const build = facts?.built ?? (await this.context.serving.compiled(this.id));
     return preparedServer(build, facts, ctx.era, ctx.authInfo);
   }
 }
