@@ -23,7 +23,8 @@ import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
-import { scaleOutSecrets } from "./scale-out.js";
+import { fleetFor, scaleOutSecrets } from "./scale-out.js";
+import type { Fleet } from "../scale-out/fleet.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
 import { defined } from "../defined.js";
@@ -48,6 +49,8 @@ export interface Deployment {
   authKinds: readonly string[];
   /** Logs, metrics and traces of what the deployment serves (the config's `logging`, `metrics`, `tracing`). */
   observability: Observability;
+  /** This instance's part in the fleet (`scaleOut:`), for `serve` (loadDeployment's `joinFleet`). */
+  fleet?: Fleet;
 }
 
 /** The deployment's name and version: the config's, else its package.json's, else mcp-host's. */
@@ -179,7 +182,11 @@ export function refuseUnknownAuthKinds(read: { config: DeploymentConfig; source?
  * @example
  * const { host, config } = await loadDeployment(settings, process.env, { logLevel: "info", selectionArgument: true });
  */
-export async function loadDeployment(settings: CliSettings, env: Env, options: { logLevel: LogLevel; selectionArgument: boolean }): Promise<Deployment> {
+export async function loadDeployment(
+  settings: CliSettings,
+  env: Env,
+  options: { logLevel: LogLevel; selectionArgument: boolean; joinFleet?: boolean },
+): Promise<Deployment> {
   const cwd = resolve(settings.cwd);
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
@@ -202,6 +209,8 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
   const gateway = await gatewayFor(config, logger, observability, redactor);
+  // `serve` takes part in the fleet (`scaleOut:`): its Redis also records which sealed request states were used.
+  const fleet = options.joinFleet ? await fleetFor(config, logger) : undefined;
   const host = buildHost(
     gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
     {
@@ -214,7 +223,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       observer: observability.hostObserver,
       redactor,
       // In a fleet every instance signs requestState with the same key, so a call's next round may land on any of them.
-      ...defined({ requestStateKey: config.scaleOut?.stateKey }),
+      ...defined({ requestStateKey: config.scaleOut?.stateKey, requestStateClaims: fleet?.claims }),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );
@@ -241,5 +250,6 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
     authKinds: kinds,
     observability,
     ...(gateway ? { gateway } : {}),
+    ...(fleet ? { fleet } : {}),
   };
 }

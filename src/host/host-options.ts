@@ -2,6 +2,7 @@
  * The options `buildHost` takes. The host core never reads files or environment variables: the CLI and the
  * config loader turn those into this object.
  */
+import type { SharedClaims } from "./protocol/used-states.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { SecretRedactor } from "../secret-redactor.js";
@@ -38,6 +39,11 @@ export interface HostOptions {
    * process of a multi-process deployment the same key so a retry may land on any of them.
    */
   requestStateKey?: string | Uint8Array;
+  /**
+   * Where a multi-process deployment records which sealed `requestState`s were used, so each is accepted once across
+   * every process (the fleet's Redis, `scaleOut.redis`). Each process also remembers what it saw itself.
+   */
+  requestStateClaims?: SharedClaims;
   /** Debounce of list-changed notifications after an offer change (default 50 ms). */
   listChangedDebounceMs?: number;
   /**

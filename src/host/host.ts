@@ -106,7 +106,10 @@ export class McpHost {
     this.builds = new BuildCache(options.maxBuilds ?? 256);
     this.changes = new ChangeFeed(options.listChangedDebounceMs ?? 50, this.clock);
     this.revisions = new Revision(this.builds, this.changes, () => this.defaultsSignature());
-    this.requestState = requestStateSealer(options.requestStateKey);
+    this.requestState = requestStateSealer({
+      clock: this.clock,
+      ...defined({ key: options.requestStateKey, shared: options.requestStateClaims }),
+    });
     this.isolation = new ToolIsolation(this.logger);
     this.activity = options.eventLoopWarnMs === false ? undefined : new ToolActivity();
     this.toolGate = new ToolCallGate(options.toolLimits ?? {}, this.clock);

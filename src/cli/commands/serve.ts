@@ -7,7 +7,6 @@ import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
 import { servingOptionsOf } from "../listen-options.js";
 import { reloadOnSignal } from "../reload.js";
-import { fleetFor } from "../scale-out.js";
 import { onShutdownSignals } from "../signals.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -17,11 +16,10 @@ type Env = Readonly<Record<string, string | undefined>>;
  * await serveCommand(parseCli(["serve", "--port", "0"], cwd), process.env, console.log);
  */
 export async function serveCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
-  const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
-  await refuseGatewayProblems(deployment);
-  const { host, config } = deployment;
   // With `scaleOut:`, this instance's part in the fleet (its Redis connects on its own; serving does not wait for it).
-  const fleet = await fleetFor(config, deployment.logger);
+  const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true, joinFleet: true });
+  await refuseGatewayProblems(deployment);
+  const { host, config, fleet } = deployment;
   const served = await listenHost(host, servingOptionsOf(deployment, fleet));
   // Signals are taken before the banner: whoever reads "is serving" as ready may send SIGHUP or SIGTERM at once.
   const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
