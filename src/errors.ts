@@ -59,7 +59,8 @@ export const ERROR_CODES = {
   HOST_ALREADY_SERVED: "A second HTTP app was made for a host that is already being served.",
   HTTP_SESSION_LIMIT: "The legacy session cap was reached.",
   HTTP_RATE_LIMITED: "A caller sent more requests a second, or more at once, than its limit (HTTP 429 with Retry-After).",
-  SCALE_OUT_REDIS_DOWN: "The fleet's Redis is unreachable or too slow: events stay on this instance and rate limits are not enforced until it is back.",
+  SCALE_OUT_REDIS_DOWN:
+    "The fleet's Redis is unreachable or too slow: events stay on this instance, and rate limits and used request states are counted per instance until it is back.",
   HTTP_CONNECTION_LIMIT: "A connection was closed at once: the server, or its client address, held its most connections.",
   MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
   MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",
