@@ -49,6 +49,10 @@ export const ERROR_CODES = {
   TOOL_HEAP_LIMIT: "An isolated tool call ran out of its worker's heap; the worker was ended.",
   TOOL_WORKERS_BUSY: "Every worker of an isolated extension was busy and its queue was full; the call was refused.",
   TOOL_CONCURRENCY_LIMIT: "A tool already ran its most calls at once (tools.maxConcurrent) and no turn came in time; the call was refused.",
+  TASK_LIMIT:
+    "A task was refused: its caller has its most unfinished tasks (tasks.maxPerCaller), or the server keeps its most tasks and all are still running (tasks.maxTasks).",
+  TASK_LEASE_EXPIRED:
+    "A task's instance stopped renewing its lease before the task finished (it ended, or lost the fleet's Redis): the task was marked failed.",
   TOOL_RESULT_TOO_LARGE: "A tool's result was larger than the host sends (tools.maxResultBytes); the caller got an isError result instead.",
   TOOL_ISOLATION_FAILED: "A worker could not find or run an isolated tool (its module, its extension or the tool is missing, or the worker died).",
   EVENT_LOOP_BLOCKED: "The host's event loop was blocked longer than the threshold; the log names the tools that were running.",

@@ -9,6 +9,8 @@ import type { SecretRedactor } from "../secret-redactor.js";
 import type { ServerFactory } from "./built-server.js";
 import type { ToolCallLimits } from "./protocol/tool-limits.js";
 import type { HostObserver } from "./observer.js";
+import type { TaskLimits } from "../tasks/task-board.js";
+import type { TaskStore } from "../tasks/task-store.js";
 
 export interface HostOptions {
   /** The server name clients see. */
@@ -73,4 +75,18 @@ export interface HostOptions {
    * and moves time with `advance(ms)`.
    */
   clock?: Clock;
+  /** Long-running tools as MCP tasks (docs/tasks.md): where tasks are kept, and their bounds. */
+  tasks?: HostTaskOptions;
+}
+
+/** How a host keeps its MCP tasks (config `tasks:`; docs/tasks.md). */
+export interface HostTaskOptions {
+  /** Where tasks are kept; default: in this process's memory. A fleet gives Redis's (`scaleOut.redis`). */
+  store?: TaskStore;
+  /** This instance's name, on the tasks it runs (default `"local"`; a fleet's instance id). */
+  instance?: string;
+  /** Unfinished tasks per caller, TTLs, poll interval, lease; see `TaskLimits`. */
+  limits?: Partial<TaskLimits>;
+  /** Tasks kept in memory at once, finished ones first to go (default 10 000; the in-memory store only). */
+  maxTasks?: number;
 }

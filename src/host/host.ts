@@ -33,6 +33,8 @@ import { narrowPlan, planSelection, type SelectionPlan } from "./build/selection
 import { toolCatalogFrom, type ToolCatalog } from "./extensions/tool-catalog.js";
 import { answerNotServed, OPEN_SERVING, type HostServing, type ServingLayer } from "./serving-port.js";
 import { defined } from "../defined.js";
+import { taskBoardFor } from "./task-board-of.js";
+import type { TaskBoard } from "../tasks/task-board.js";
 
 export type { OfferChange } from "./extensions/change-feed.js";
 
@@ -93,6 +95,12 @@ export class McpHost {
   private readonly isolation: ToolIsolation;
   private readonly activity: ToolActivity | undefined;
   private readonly toolGate: ToolCallGate;
+  /**
+   * Long-running calls as MCP tasks (docs/tasks.md): shared by every build, since a task outlives its request. What
+   * the HTTP layer reads for `/metrics`, the operator page and listen streams.
+   * @internal
+   */
+  readonly tasks: TaskBoard;
   private monitor: EventLoopMonitor | undefined;
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
@@ -113,6 +121,7 @@ export class McpHost {
     this.isolation = new ToolIsolation(this.logger);
     this.activity = options.eventLoopWarnMs === false ? undefined : new ToolActivity();
     this.toolGate = new ToolCallGate(options.toolLimits ?? {}, this.clock);
+    this.tasks = taskBoardFor(options, this.clock, this.logger);
     this.extensions = new ExtensionSet({
       logger: this.logger,
       clock: this.clock,
@@ -172,6 +181,7 @@ export class McpHost {
     this.lifecycle = "stopped";
     this.revisions.stop();
     this.monitor?.stop();
+    await this.tasks.close();
     await this.isolation.close();
     await this.extensions.dispose();
   }
@@ -461,6 +471,7 @@ export class McpHost {
       isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
       ...defined({ activity: this.activity, observer: this.options.observer }),
       toolGate: this.toolGate,
+      tasks: this.tasks,
     });
   }
 

@@ -23,6 +23,7 @@ import { loadJsonSchemaEngine } from "./json-schema-engine.js";
 import { isStandardSchema } from "../../extension/schema-types.js";
 import { gatherContents } from "./gather.js";
 import type { ToolCallGate } from "../protocol/tool-limits.js";
+import type { TaskBoard } from "../../tasks/task-board.js";
 import type { SelectionModifiers } from "../describe.js";
 import { modifiersOf, readOnlyTools, viewContents } from "./apply-view.js";
 import { toolsetsBehind, type BuildId } from "./build-id.js";
@@ -91,6 +92,8 @@ export interface CompileInput {
   toolGate?: ToolCallGate;
   /** Hears every request this build's servers answer. */
   observer?: HostObserver;
+  /** The host's tasks (docs/tasks.md). */
+  tasks?: TaskBoard;
 }
 
 /**
@@ -164,7 +167,7 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     toolTimeoutMs: input.toolTimeoutMs,
     clock: input.clock,
     requestState: input.requestState,
-    ...defined({ activity: input.activity, toolGate: input.toolGate, observer: input.observer }),
+    ...defined({ activity: input.activity, toolGate: input.toolGate, observer: input.observer, tasks: input.tasks }),
   };
   const core: BuildCore = Object.freeze({
     id,

@@ -163,9 +163,12 @@ export function isInputRequired(value: unknown): value is InputRequiredResult {
 
 /**
  * A form elicitation built with the root's `inputRequired.elicit` may carry a zod schema: the SDK's own builder
- * converts it to the flat JSON Schema the protocol allows, and refuses what it cannot express.
+ * converts it to the flat JSON Schema the protocol allows, and refuses what it cannot express. (A task's questions
+ * go out through `tasks/get` the same way.)
+ * @example
+ * normalizedInputRequired(inputRequired({ inputRequests: { ok: inputRequired.elicit({ message, requestedSchema: z.object({…}) }) } }))
  */
-function normalizeRequests(value: InputRequiredResult): InputRequiredResult {
+export function normalizedInputRequired(value: InputRequiredResult): InputRequiredResult {
   const requests = value.inputRequests as Record<string, InputRequest> | undefined;
   if (requests === undefined) return value;
   let changed = false;
@@ -188,7 +191,7 @@ function normalizeRequests(value: InputRequiredResult): InputRequiredResult {
  */
 export async function sealOutgoing<T>(sealer: RequestStateSealer, value: T, site: StateSite): Promise<T> {
   if (!isInputRequired(value)) return value;
-  const normalized = normalizeRequests(value);
+  const normalized = normalizedInputRequired(value);
   if (normalized.requestState === undefined) return normalized as T;
   return { ...normalized, requestState: await sealer.seal(normalized.requestState, bindingOf(site)) } as T;
 }
