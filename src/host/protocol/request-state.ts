@@ -123,15 +123,23 @@ function issuerOf(auth: AuthInfo): string {
  * Who is asking, as the state is bound to it: with auth, the verified token's issuer, subject and client (so another
  * user's token — even of the same client — cannot replay it); without auth, the legacy session, else the stdio
  * process's one client, else nobody in particular (an unauthenticated HTTP deployment cannot tell its callers apart).
+ * A task belongs to the same caller (docs/tasks.md).
  * @example
  * callerOf(sdk, info) // '["token","https://id.example.com/","user-1","web-app"]'
  */
 export function callerOf(sdk: ServerContext, info: ServeRequestInfo): string {
-  const auth = sdk.http?.authInfo ?? info.authInfo;
+  return callerFrom(sdk.http?.authInfo ?? info.authInfo, info.sessionId ?? sdk.sessionId, info.transport);
+}
+
+/**
+ * `callerOf` from the facts a request carries outside a handler (the HTTP layer's listen streams).
+ * @example
+ * callerFrom(facts.authInfo, undefined, "http") // '["anonymous"]' without auth
+ */
+export function callerFrom(auth: AuthInfo | undefined, session: string | undefined, transport: "http" | "stdio" | undefined): string {
   if (auth !== undefined) return JSON.stringify(["token", issuerOf(auth), subjectOf(auth), auth.clientId]);
-  const session = info.sessionId ?? sdk.sessionId;
   if (session !== undefined) return JSON.stringify(["session", session]);
-  return JSON.stringify([info.transport === "stdio" ? "stdio" : "anonymous"]);
+  return JSON.stringify([transport === "stdio" ? "stdio" : "anonymous"]);
 }
 
 /** Where a state is sealed or opened: the request being handled and its target (the tool, prompt or resource URI). */

@@ -19,6 +19,9 @@ import { carriedFacts, type RequestFacts } from "../edge/request-facts.js";
 import type { LegacyMode } from "../http-options.js";
 import type { Fleet } from "../../scale-out/fleet.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
+import { taskListenOf } from "./task-listen.js";
+import { callerFrom } from "../../host/protocol/request-state.js";
+import type { TaskStore } from "../../tasks/task-store.js";
 import { modernErrorLog } from "./modern-error-log.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
 import { defined } from "../../defined.js";
@@ -34,6 +37,8 @@ export interface EndpointContext {
   subscriptionLimits: SubscriptionLimits;
   /** In a fleet: the selection's event bus comes from it, and a listen stream follows its URIs on the fleet's channels. */
   fleet?: Fleet;
+  /** The host's tasks, for the task notifications a listen stream asks for (docs/tasks.md). */
+  tasks?: TaskStore;
 }
 
 /** The resource URIs a `subscriptions/listen` request follows (checked already), or none. */
@@ -145,6 +150,14 @@ export class SelectionEndpoint {
       return;
     }
     if (refusedListen(facts.body, build, this.context.subscriptionLimits, res)) return;
+    const tasks =
+      this.context.tasks === undefined
+        ? undefined
+        : await taskListenOf(facts.body, { store: this.context.tasks, owner: callerFrom(facts.authInfo, undefined, "http") });
+    if (tasks?.kind === "refused") {
+      sendInBandError(res, tasks.id, tasks.code, tasks.message, tasks.data);
+      return;
+    }
     this.followListened(facts.body, res);
     let request: Request;
     try {
@@ -158,7 +171,7 @@ export class SelectionEndpoint {
     const response = await this.fetch(request, {
       ...defined({ parsedBody: facts.body, authInfo: facts.authInfo }),
     });
-    await writeWebResponse(res, response);
+    await writeWebResponse(res, tasks === undefined ? response : tasks.wrap(response));
   }
 
   async close(): Promise<void> {

@@ -61,6 +61,7 @@ export class SelectionEndpoints {
       serving: this.serving,
       logger,
       maxBodyBytes,
+      tasks: host.tasks.store,
       ...defined({ fleet }),
     };
     this.unsubscribe = [
