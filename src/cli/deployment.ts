@@ -202,8 +202,11 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
   const gateway = await gatewayFor(config, logger, observability, redactor);
+  // The gateway joins as one more extension; the load failures go along either way, so a named extension that did not
+  // load is a failed extension in every report (check, /healthz, the banner) whether or not the config has servers.
+  const gatewayEntry = gateway ? [{ extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : [];
   const host = buildHost(
-    gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
+    { extensions: [...extensions.extensions, ...gatewayEntry], failures: extensions.failures },
     {
       name,
       version,
