@@ -87,8 +87,9 @@ describe("mcp-host check", { timeout: 120_000 }, () => {
     });
   }
 
-  it("fails on an upstream that does not start, with its code, while the rest checks out", async () => {
-    const dead = { command: process.execPath, args: [join(REPO, "test", "fixtures", "upstream", "no-such-server.mjs")] };
+  it("fails on an upstream that does not start, with its code, quoting the stderr line that names the cause (item 7)", async () => {
+    const missing = join(REPO, "test", "fixtures", "upstream", "no-such-server.mjs");
+    const dead = { command: process.execPath, args: [missing] };
     const { code, text, report } = await check(["--cwd", CLI_PROJECT, "--extension", "echo", "--config", configFile({ servers: { legacy: UPSTREAM, dead } })]);
     assert.equal(code, 1, text);
     assert.deepEqual(
@@ -96,6 +97,10 @@ describe("mcp-host check", { timeout: 120_000 }, () => {
       ["MCP_SERVER_UNREACHABLE"],
     );
     assert.match(text, /^problem MCP_SERVER_UNREACHABLE: .*"dead"/m);
+    // Node prints the missing module first, then a stack whose last five lines say nothing of it.
+    const problem = report.problems[0]!.message;
+    assert.ok(problem.includes(`its stderr said ${JSON.stringify(`Error: Cannot find module '${missing}'`)}`), problem);
+    assert.ok(problem.includes("; its last stderr lines: "), problem);
     assert.match(text, /^check: problems found$/m);
   });
 });

@@ -38,10 +38,34 @@ export interface ChildExit {
   signal: NodeJS.Signals | null;
   /** Its last stderr lines (redacted, each cut at 200 characters): the reason a server gave, e.g. npx's 404. */
   stderrTail?: readonly string[];
+  /**
+   * Its first stderr line that names a problem (redacted, cut at 200 characters): `Error: Cannot find module …`
+   * comes before Node's stack, whose tail is all the last lines would show.
+   */
+  stderrProblem?: string;
 }
 
 /** How many of a child's last stderr lines are kept for the report when it exits during start-up. */
 const STDERR_TAIL_LINES = 5;
+/** A line naming a problem: an error class (`TypeError:`, `ModuleNotFoundError:`), or a word that says something failed. */
+const PROBLEM_CLASS = /\w*(Error|Exception)\b/;
+const PROBLEM_WORD = /\b(error|fatal|panic|cannot|could not|can't|not found|no such|denied|refused|missing|failed)\b/i;
+/** A stack frame (`    at fn (file:1:2)`, Python's `  File "x.py", line 1`): never the line that says what went wrong. */
+const STACK_FRAME = /^\s+(at\s|File\s")/;
+
+/**
+ * True for a stderr line that says what went wrong rather than where.
+ * @example
+ * namesAProblem("Error: Cannot find module '/srv/server.js'") // true
+ * namesAProblem("    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)") // false
+ */
+export function namesAProblem(line: string): boolean {
+  return !STACK_FRAME.test(line) && (PROBLEM_CLASS.test(line) || PROBLEM_WORD.test(line));
+}
+
+function cut(line: string): string {
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
 
 const WRITE_SETTLE_MS = 500;
 
@@ -63,6 +87,7 @@ export class StdioProcessTransport implements Transport {
   private closing?: Promise<void>;
   private readonly writing = new Set<Promise<unknown>>();
   private readonly stderrTail: string[] = [];
+  private stderrProblem?: string;
   /** Requests forwarded on this pipe beside the SDK client's (forward/): their answers are taken off the reader first. */
   readonly forwarded = new ForwardedRequests();
 
@@ -79,7 +104,12 @@ export class StdioProcessTransport implements Transport {
 
   /** How the child ended, once it has. */
   get exit(): ChildExit | undefined {
-    return this.exitInfo && { ...this.exitInfo, stderrTail: [...this.stderrTail] };
+    return this.exitInfo && { ...this.exitInfo, ...this.said() };
+  }
+
+  /** What the child said on stderr, for a report of its exit. */
+  private said(): Pick<ChildExit, "stderrTail" | "stderrProblem"> {
+    return { stderrTail: [...this.stderrTail], ...(this.stderrProblem === undefined ? {} : { stderrProblem: this.stderrProblem }) };
   }
 
   /**
@@ -89,8 +119,8 @@ export class StdioProcessTransport implements Transport {
   async exitWithin(timeoutMs: number): Promise<ChildExit | undefined> {
     const child = this.child;
     if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null)
-      return this.exit ?? (child ? { code: child.exitCode, signal: child.signalCode, stderrTail: [...this.stderrTail] } : undefined);
-    const exited = new Promise<ChildExit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stderrTail: [...this.stderrTail] })));
+      return this.exit ?? (child ? { code: child.exitCode, signal: child.signalCode, ...this.said() } : undefined);
+    const exited = new Promise<ChildExit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, ...this.said() })));
     return waitAtMost(this.clock, exited, timeoutMs);
   }
 
@@ -113,7 +143,8 @@ export class StdioProcessTransport implements Transport {
         const shown = redact(line);
         stderrLog.info(shown);
         if (shown.trim() === "") return;
-        this.stderrTail.push(shown.length > 200 ? `${shown.slice(0, 200)}…` : shown);
+        if (this.stderrProblem === undefined && namesAProblem(shown)) this.stderrProblem = cut(shown);
+        this.stderrTail.push(cut(shown));
         if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
       });
       child.stderr?.on("data", stderr.push);
