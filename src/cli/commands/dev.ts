@@ -9,12 +9,12 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { discoverExtensions } from "../../host/loading/discover.js";
 import { loadDiscovered } from "../../host/loading/load.js";
-import { listenHost } from "../../http/listen.js";
 import { createLogger, type Logger } from "../../logger.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";
 import { versionProjectImports } from "../dev/fresh-imports.js";
 import { watchFolder } from "../dev/watch-folder.js";
+import { listenOrStop } from "../listen-failure.js";
 import { servingOptionsOf } from "../listen-options.js";
 import { onShutdownSignals } from "../signals.js";
 
@@ -69,7 +69,7 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
   }
   const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
   const { host, config, logger } = deployment;
-  const served = await listenHost(host, servingOptionsOf(deployment));
+  const served = await listenOrStop(deployment, servingOptionsOf(deployment));
   const { outputs } = await ownEntries(cwd);
   let version = 0;
   const stop = watchFolder(cwd, builds ? outputs : [], async (paths) => {

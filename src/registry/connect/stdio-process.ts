@@ -2,7 +2,8 @@
  * The stdio transport for upstream servers. The SDK's StdioClientTransport spawns children in the parent's process
  * group and signals only the child itself, which orphans a server started through a launcher. This transport
  * spawns each server as the leader of a new process group (no shell), feeds its stderr to the log line by line,
- * and on close terminates the whole group.
+ * and on close terminates the whole group. Until the group is gone, the process's exit SIGKILLs it: a host that exits
+ * while a close is still in its grace period (a start-up that failed) leaves no server behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
@@ -12,6 +13,7 @@ import { CHILD_GONE } from "../failure.js";
 import { ForwardedRequests } from "../forward/forwarded-requests.js";
 import { waitAtMost } from "../limits.js";
 import { childEnv } from "./child-env.js";
+import { guardOnExit } from "./exit-guard.js";
 import { lineSplitter } from "./line-splitter.js";
 import { KILL_GRACE_MS, groupAlive, signalGroup, terminateGroup } from "./process-group.js";
 
@@ -92,6 +94,7 @@ export class StdioProcessTransport implements Transport {
   readonly forwarded = new ForwardedRequests();
 
   private readonly clock: Clock;
+  private releaseExitGuard?: () => void;
 
   constructor(private readonly options: StdioProcessOptions) {
     this.clock = options.clock ?? systemClock;
@@ -137,6 +140,7 @@ export class StdioProcessTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
+      this.releaseExitGuard = guardOnExit(() => this.killNow());
       const redact = this.options.redact ?? ((line: string) => line);
       const stderrLog = logger.child("stderr");
       const stderr = lineSplitter((line) => {
@@ -152,8 +156,10 @@ export class StdioProcessTransport implements Transport {
       child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.once("error", (error) => {
-        if (child.pid === undefined) reject(error);
-        else this.onerror?.(error);
+        if (child.pid === undefined) {
+          this.releaseExitGuard?.(); // nothing was started
+          reject(error);
+        } else this.onerror?.(error);
         this.markClosed();
       });
       child.once("spawn", () => resolve());
@@ -196,6 +202,7 @@ export class StdioProcessTransport implements Transport {
       const gone = await terminateGroup(pid, { graceMs: this.options.killGraceMs ?? KILL_GRACE_MS, clock: this.clock });
       if (!gone) this.options.logger.warn("process group did not exit after SIGKILL", { pid });
     }
+    this.releaseExitGuard?.();
     this.markClosed();
   }
 
