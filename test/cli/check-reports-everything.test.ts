@@ -31,7 +31,7 @@ interface Report {
   ok: boolean;
   extensions: Array<{ name: string; status: string; code?: string; error?: string; source?: string }>;
   upstreams: Array<{ server: string; state: string }>;
-  problems: Array<{ code: string }>;
+  problems: Array<{ code: string; message: string }>;
 }
 
 async function check(args: string[]): Promise<{ code: number | null; text: string; report: Report }> {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI_PROJECT, REPO, assertBuilt, runCli } from "../helpers/cli-process.js";
 import { Cleanup } from "../helpers/cleanup.js";
-import { noProcessWith } from "../helpers/process-table.js";
+import { noProcessWith } from "../helpers/processes.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -40,7 +40,7 @@ function deploymentWithUpstream(extra: Record<string, unknown> = {}): { config: 
   const upstream = { command: process.execPath, args: [LEGACY_FIXTURE, JSON.stringify({ name: marker, touch: started, ignoreSigterm: true, linger: true })] };
   const config = join(dir, "mcp-host.config.json");
   writeFileSync(config, JSON.stringify({ servers: { lingering: upstream }, startupTimeoutMs: 20_000, ...extra }, null, 2));
-  cleanup.add(() => noProcessWith(marker, 10_000).catch(() => {}));
+  cleanup.add(() => noProcessWith(marker).catch(() => {}));
   return { config, marker, started };
 }
 
@@ -61,7 +61,7 @@ describe("start-up failures", { timeout: 120_000 }, () => {
           `pick another with --port (e.g. --port ${port + 1}, or --port 0 for any free one) or http.port in the config, or stop what holds it`,
       ]);
       assert.ok(existsSync(started), "the upstream had started before the listen failed");
-      await noProcessWith(marker, 5_000);
+      await noProcessWith(marker);
     });
   }
 
@@ -73,7 +73,7 @@ describe("start-up failures", { timeout: 120_000 }, () => {
       "mcp-host: HTTP_LISTEN_FAILED: cannot listen on 192.0.2.1:0: the address is not one of this machine's (EADDRNOTAVAIL); " +
         "fix --host or http.host (127.0.0.1 for this machine only, 0.0.0.0 for every interface)",
     ]);
-    await noProcessWith(marker, 5_000);
+    await noProcessWith(marker);
   });
 
   it("serve whose metrics port is busy: one line naming metrics.port, exit 1", async () => {
@@ -84,7 +84,7 @@ describe("start-up failures", { timeout: 120_000 }, () => {
     assert.deepEqual(reportLines(run.stderr), [
       `mcp-host: HTTP_LISTEN_FAILED: cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE); pick another with metrics.port in the config, or stop what holds it`,
     ]);
-    await noProcessWith(marker, 5_000);
+    await noProcessWith(marker);
   });
 
   for (const command of ["serve", "stdio", "dev"] as const) {

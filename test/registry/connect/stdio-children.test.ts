@@ -12,7 +12,7 @@ import { KILL_GRACE_MS } from "../../../src/registry/connect/process-group.js";
 import { MAX_LINE_CHARS } from "../../../src/registry/connect/line-splitter.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { legacyStdio, minimalEnv, registryHarness, stateDir, stderrLine, wrappedLegacyStdio } from "../../helpers/registry/harness.js";
-import { alive, descendants, processTable, untilProcesses } from "../../helpers/registry/processes.js";
+import { alive, descendants, processTable, untilProcesses } from "../../helpers/processes.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
