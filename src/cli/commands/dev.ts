@@ -72,7 +72,7 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
   const served = await listenOrStop(deployment, servingOptionsOf(deployment));
   const { outputs } = await ownEntries(cwd);
   let version = 0;
-  const stop = watchFolder(cwd, builds ? outputs : [], async (paths) => {
+  const stop = await watchFolder(cwd, builds ? outputs : [], async (paths) => {
     if (builds && !(await build(cwd, logger))) {
       logger.error("the build failed; still serving the previous version");
       return;
@@ -88,7 +88,7 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
     logger.info(`reloaded ${loaded.extensions.map((e) => e.extension.name).join(", ")} after a change to ${paths.join(", ")}`);
   });
   onShutdownSignals(async () => {
-    stop();
+    await stop();
     await served.close();
   });
   // The banner last: whoever reads it as ready may change a file or send a signal at once.

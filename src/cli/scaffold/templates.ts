@@ -53,6 +53,8 @@ export const TSCONFIG = `${JSON.stringify(
       outDir: "dist",
       skipLibCheck: true,
       verbatimModuleSyntax: true,
+      // A build with a type error writes nothing: dist/ keeps the last good build (what mcp-host dev still serves).
+      noEmitOnError: true,
     },
     include: ["src"],
   },
