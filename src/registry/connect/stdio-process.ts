@@ -24,7 +24,7 @@ export interface StdioProcessOptions {
   /** Added to the minimal inherited environment. */
   env?: Readonly<Record<string, string>>;
   cwd?: string;
-  /** The server's logger: the child's stderr goes to its `[stderr]` child, one line per record. */
+  /** The server's logger: the child's stderr goes to its `[stderr]` child, one line per record, at debug. */
   logger: Logger;
   /** Applied to every stderr line before it is logged (a child may print its own credentials). */
   redact?: (line: string) => string;
@@ -145,7 +145,10 @@ export class StdioProcessTransport implements Transport {
       const stderrLog = logger.child("stderr");
       const stderr = lineSplitter((line) => {
         const shown = redact(line);
-        stderrLog.info(shown);
+        // A server's stderr is its own log, not the host's: at debug (a reference server's every start says "Failed to
+        // request roots from client", which is harmless). When it matters — the server does not start — the report
+        // quotes it at any level (stderrProblem, stderrTail).
+        stderrLog.debug(shown);
         if (shown.trim() === "") return;
         if (this.stderrProblem === undefined && namesAProblem(shown)) this.stderrProblem = cut(shown);
         this.stderrTail.push(cut(shown));
