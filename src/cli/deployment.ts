@@ -23,6 +23,7 @@ import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
+import { literalEnvSecrets, literalSecretWarning } from "./literal-secrets.js";
 import { scaleOutSecrets } from "./scale-out.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
@@ -165,7 +166,7 @@ export async function readDeploymentConfig(
   redactor?: SecretRedactor,
 ): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config));
+  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config), ...literalEnvSecrets(loaded.config, loaded.secrets).map((l) => l.value));
   return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
 }
 
@@ -184,7 +185,8 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
   const { config } = loaded;
-  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config)]);
+  const literals = literalEnvSecrets(config, loaded.secrets);
+  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config), ...literals.map((l) => l.value)]);
   // What reaches stderr around the logger (the SDK's console lines, an extension's console.error, the final error).
   redactWrites(process.stderr, redactor);
   const logger = createPinoLogger({
@@ -194,6 +196,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   });
   // What libraries print (the SDK's own warnings) becomes log lines too, never raw text on stderr or stdout.
   routeConsoleTo(logger);
+  for (const literal of literals) logger.warn(literalSecretWarning(literal), { code: "MCP_CREDENTIALS_INLINE", key: literal.key });
   const observability = observabilityOf(config, logger);
   const names = namesOf(settings, env, config);
   const extensions = await loadWanted(cwd, config, names, logger);
