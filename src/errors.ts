@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   SCALE_OUT_REDIS_DOWN:
     "The fleet's Redis is unreachable or too slow: events stay on this instance, and rate limits and used request states are counted per instance until it is back.",
   HTTP_CONNECTION_LIMIT: "A connection was closed at once: the server, or its client address, held its most connections.",
+  HTTP_LISTEN_FAILED: "mcp-host could not listen on its HTTP (or metrics) address: the port is in use, or the address cannot be bound.",
   MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
   MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",
   CLI_USAGE: "The mcp-host command was given arguments it does not understand.",

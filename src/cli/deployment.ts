@@ -23,6 +23,7 @@ import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
+import { literalEnvSecrets, literalSecretWarning } from "./literal-secrets.js";
 import { fleetFor, scaleOutSecrets } from "./scale-out.js";
 import type { Fleet } from "../scale-out/fleet.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
@@ -168,7 +169,7 @@ export async function readDeploymentConfig(
   redactor?: SecretRedactor,
 ): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config));
+  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config), ...literalEnvSecrets(loaded.config, loaded.secrets).map((l) => l.value));
   return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
 }
 
@@ -191,7 +192,8 @@ export async function loadDeployment(
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
   const { config } = loaded;
-  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config)]);
+  const literals = literalEnvSecrets(config, loaded.secrets);
+  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config), ...literals.map((l) => l.value)]);
   // What reaches stderr around the logger (the SDK's console lines, an extension's console.error, the final error).
   redactWrites(process.stderr, redactor);
   const logger = createPinoLogger({
@@ -201,6 +203,7 @@ export async function loadDeployment(
   });
   // What libraries print (the SDK's own warnings) becomes log lines too, never raw text on stderr or stdout.
   routeConsoleTo(logger);
+  for (const literal of literals) logger.warn(literalSecretWarning(literal), { code: "MCP_CREDENTIALS_INLINE", key: literal.key });
   const observability = observabilityOf(config, logger);
   const names = namesOf(settings, env, config);
   const extensions = await loadWanted(cwd, config, names, logger);
@@ -211,8 +214,11 @@ export async function loadDeployment(
   const gateway = await gatewayFor(config, logger, observability, redactor);
   // `serve` takes part in the fleet (`scaleOut:`): its Redis also records which sealed request states were used.
   const fleet = options.joinFleet ? await fleetFor(config, logger) : undefined;
+  // The gateway joins as one more extension; the load failures go along either way, so a named extension that did not
+  // load is a failed extension in every report (check, /healthz, the banner) whether or not the config has servers.
+  const gatewayEntry = gateway ? [{ extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : [];
   const host = buildHost(
-    gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
+    { extensions: [...extensions.extensions, ...gatewayEntry], failures: extensions.failures },
     {
       name,
       version,

@@ -53,12 +53,12 @@ function jobs(gates: { release: () => void; wait: Promise<void> }, seen: string[
         name: "ask_twice",
         taskSupport: "optional",
         handler: async (_args, ctx) => {
-          const round = (ctx.requestState<number>() ?? 0) + 1;
+          const round = Number(ctx.requestState<string>() ?? "0") + 1;
           const answer = acceptedContent<{ ok?: unknown }>(ctx.inputResponses, "confirm");
           if (answer !== undefined) seen.push(`round ${round}: ${JSON.stringify(answer)}`);
           if (round <= 2) {
             await ctx.task?.start();
-            return inputRequired({ inputRequests: { confirm: confirm(`round ${round}?`), also: confirm("and this?") }, requestState: round });
+            return inputRequired({ inputRequests: { confirm: confirm(`round ${round}?`), also: confirm("and this?") }, requestState: String(round) });
           }
           return text(`asked twice: ${seen.join("; ")}`);
         },
