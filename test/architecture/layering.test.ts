@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Layer = "base" | "extension" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
+type Layer = "base" | "extension" | "tasks" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
 
 const BASE_FILES = new Set([
   "errors.ts",
@@ -50,17 +50,19 @@ function layerOf(file: string): Layer {
 const ALLOWED: Record<Layer, readonly Layer[]> = {
   base: [],
   extension: ["base"],
-  host: ["base", "extension"],
+  // The MCP Tasks extension (docs/tasks.md): its wire shapes, store and board; the host runs calls as its tasks.
+  tasks: ["base", "extension"],
+  host: ["base", "extension", "tasks"],
   // Logs, metrics and traces listen to the host (its observer seam) and are mounted by the HTTP edge and the CLI.
-  observe: ["base", "extension", "host"],
-  http: ["base", "extension", "host", "observe", "scale-out"],
+  observe: ["base", "extension", "tasks", "host"],
+  http: ["base", "extension", "tasks", "host", "observe", "scale-out"],
   config: ["base"],
   registry: ["base"],
   upstream: ["base", "extension", "registry"],
   // A fleet of instances behind a load balancer: Redis-backed events and rate counts, on the base files alone.
   "scale-out": ["base"],
-  cli: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
-  entry: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  cli: ["base", "extension", "tasks", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  entry: ["base", "extension", "tasks", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
 };
 
 /** Layers another layer may know only by their types: nothing of them loads unless someone else made one. */
@@ -91,6 +93,7 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
     "@opentelemetry/api",
     "ioredis",
   ],
+  tasks: ["express", "cors", "ajv", "piscina", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   observe: ["express", "cors", "ioredis"],
   http: ["ioredis"],

@@ -18,11 +18,11 @@ export function metaOf(tasks = true): Record<string, unknown> {
   };
 }
 
-/** The name `Mcp-Name` mirrors for a method: the tool, or the task id. */
+/** The name `Mcp-Name` mirrors for a method (the tool, or the task id), base64-wrapped when a header cannot carry it. */
 function nameOf(method: string, params: Record<string, unknown>): string | undefined {
-  if (method === "tools/call") return String(params.name);
-  if (method.startsWith("tasks/")) return typeof params.taskId === "string" ? params.taskId : undefined;
-  return undefined;
+  const name = method === "tools/call" ? String(params.name) : method.startsWith("tasks/") && typeof params.taskId === "string" ? params.taskId : undefined;
+  if (name === undefined || /^[\x20-\x7e]*$/.test(name)) return name;
+  return `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
 }
 
 export interface RpcAnswer {
