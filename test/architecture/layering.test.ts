@@ -29,6 +29,8 @@ const BASE_FILES = new Set([
   "schema-patterns.ts",
   // One redactor for every output (the config's secrets, credentials learned at run time).
   "secret-redactor.ts",
+  // One rule for a per-caller share left unset (half its table), for the config schema and the HTTP face alike.
+  "per-caller-share.ts",
 ]);
 // The root entry (the extension contract); every other package entry is a file of src/entries/.
 const ENTRY_FILES = new Set(["index.ts"]);

@@ -11,7 +11,7 @@ import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import type { RequestFacts } from "../edge/request-facts.js";
-import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import type { CallerLimitOptions } from "../http-options.js";
 import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 
@@ -57,14 +57,14 @@ export class CallerLimits {
   private readonly shared: SharedRate | undefined;
 
   constructor(
-    options: CallerLimitOptions & { clock: Clock; shared?: SharedRate },
+    options: CallerLimitOptions & { maxConnections?: number; clock: Clock; shared?: SharedRate },
     private readonly logger: Logger,
   ) {
     this.shared = options.shared;
     this.requestsPerSecond = options.callerRequestsPerSecond ?? HTTP_DEFAULTS.callerRequestsPerSecond;
     this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
-    this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
-    this.maxListenStreams = options.maxListenStreamsPerCaller ?? HTTP_DEFAULTS.maxListenStreamsPerCaller;
+    this.maxConcurrent = options.callerMaxConcurrent ?? shareDefault("callerMaxConcurrent", options);
+    this.maxListenStreams = options.maxListenStreamsPerCaller ?? shareDefault("maxListenStreamsPerCaller", options);
     this.clock = options.clock;
   }
 
