@@ -15,6 +15,8 @@ import type { HostAuthOptions } from "./auth/host-auth-options.js";
 import { createEdge } from "./edge/edge.js";
 import { originCheck } from "./edge/dns-rebinding.js";
 import { finalErrorHandler } from "./edge/final-error-handler.js";
+import { HTTP_DEFAULTS, LINGER } from "./edge/http-defaults.js";
+import { lingerAfterEarlyAnswers } from "./edge/lingering-close.js";
 import { sendJsonRpcError } from "./edge/jsonrpc-response.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
@@ -131,7 +133,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   endpoints = new SelectionEndpoints(host, appOptions, host[OPEN_SERVING](selections));
   routes.finish(endpoints, limits);
   const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => finalErrorHandler(host, logger)(error, req as Request, res as never, () => {});
-  const listener = createEdge({
+  const edge = createEdge({
     host,
     options: appOptions,
     authenticated: auth !== undefined,
@@ -140,6 +142,9 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
     failed,
     ...(host.options.serverFactory === undefined ? {} : { expressify: expressRequests(routes.rest) }),
   });
+  // A refusal sent before the body was read still reaches a client that is still sending (lingering-close.ts).
+  const maxBytes = LINGER.bodyLimits * (appOptions.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes);
+  const listener = lingerAfterEarlyAnswers(edge, { maxBytes, maxMs: LINGER.ms, clock });
   const app = express();
   app.disable("x-powered-by");
   app.use((req, res) => listener(req, res));

@@ -60,3 +60,11 @@ export function shareDefault(key: CallerShareKey, tables: { readonly [table in S
   const { table, most } = CALLER_SHARES[key];
   return callerShare(tables[table] ?? HTTP_DEFAULTS[table], most);
 }
+
+/**
+ * The lingering close after an answer sent before the request's body was read (lingering-close.ts): the rest of the
+ * body is read and dropped, at most `bodyLimits` times `http.maxBodyBytes` of it, for at most `ms`.
+ * @example
+ * const maxBytes = LINGER.bodyLimits * (options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes);
+ */
+export const LINGER = { bodyLimits: 2, ms: 5_000 } as const;
