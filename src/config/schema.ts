@@ -40,6 +40,8 @@ const httpSchema = z.strictObject({
     .default("/mcp"),
   allowedHosts: z.array(hostName).default([]),
   allowedOrigins: z.array(originString).default([]),
+  // Which peers may say who the client is, as express's `trust proxy`; each address is checked by http-rules.ts.
+  trustProxy: z.union([z.boolean(), intRange(0, 1_000), z.array(text)]).default(false),
   cors: corsSchema.optional(),
   legacy: z.enum(["stateful", "stateless", "reject"]).default("stateful"),
   sessionIdleTtlMs: ranged("http.sessionIdleTtlMs").default(1_800_000),

@@ -29,13 +29,14 @@ interface Bucket {
 }
 
 /**
- * Who is calling: the token's subject when a verified token came with the request, else the client address.
+ * Who is calling: the token's subject when a verified token came with the request, else the client address (behind a
+ * trusted proxy, the client it forwarded for: `http.trustProxy`).
  * @example
  * callerKeyOf(req, facts) // "subject alice" or "address 127.0.0.1"
  */
-export function callerKeyOf(req: IncomingMessage, facts: RequestFacts): string {
+export function callerKeyOf(_req: IncomingMessage, facts: RequestFacts): string {
   const subject = facts.caller?.subject;
-  return subject !== undefined ? `subject ${subject}` : `address ${req.socket.remoteAddress ?? "unknown"}`;
+  return subject !== undefined ? `subject ${subject}` : `address ${facts.client}`;
 }
 
 /** One fewer for `key`; the entry goes when none is left (the tables hold only callers with something open). */
