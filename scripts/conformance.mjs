@@ -7,8 +7,10 @@
 // `mcp-host serve only=conformance --extension conformance` (the toolset is the server's default selection, so the
 // bare URL serves it: some suite requests drop the query string). The server is started once and always stopped.
 // Our own summary (scenarios passed per suite) is printed last; exit 1 if either suite fails.
-// `--extended` (opt-in, not part of `npm test`) also runs v2's 2026-07-28 draft scenarios listed in EXTENDED, one
-// `--scenario` at a time: the multi-round-trip input-required-result-* scenarios, which pass against the fixtures.
+// `--extended` (what `npm test` runs) also runs v2's 2026-07-28 scenarios outside its default suite, one `--scenario`
+// at a time: the multi-round-trip input-required-result-* drafts (EXTENDED), and the extension scenarios (TASKS:
+// every tasks-* scenario of io.modelcontextprotocol/tasks, forced with --force since an extension's scenarios are
+// skipped otherwise). Each passes against the fixtures.
 //
 // usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";
@@ -60,6 +62,30 @@ const EXTENDED = {
     "input-required-result-validate-input",
   ],
 };
+
+/** The Tasks extension's scenarios (SEP-2663), forced: docs/tasks.md, docs/conformance.md. */
+const TASKS = {
+  id: "v2-tasks",
+  pkg: "conformance-v2",
+  protocol: "2026-07-28",
+  args: ["--spec-version", "2026-07-28", "--force"],
+  label: "tasks-* (io.modelcontextprotocol/tasks, --force)",
+  scenarios: [
+    "tasks-capability-negotiation",
+    "tasks-dispatch-and-envelope",
+    "tasks-lifecycle",
+    "tasks-mrtr-composition",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-request-state-removal",
+    "tasks-required-task-error",
+    "tasks-status-notifications",
+    "tasks-wire-fields",
+  ],
+};
+
+/** Every opt-in set `--extended` runs after the default suites. */
+const EXTRA_SETS = [EXTENDED, TASKS];
 
 function usage(message) {
   console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--extended] [--verbose]`);
@@ -172,14 +198,14 @@ function printSummary(results, error) {
     const baseline = r.expectedFailures ? `, expected failures from ${r.expectedFailures}` : "";
     console.log(
       `${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, ${r.suite.label ?? "default suite"}: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
-        `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings; suite exit ${r.exitCode}${baseline})`,
+        `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings${r.skipped ? `, ${r.skipped} skipped by the suite` : ""}; suite exit ${r.exitCode}${baseline})`,
     );
     for (const row of r.rows.filter((row) => !row.passed)) console.log(`       ✗ ${row.name}: ${row.failures.join("; ")}`);
   }
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
   console.log(
-    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
+    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? EXTRA_SETS.length : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
   );
   return failed === 0;
 }
@@ -206,7 +232,10 @@ try {
     if (interrupted) break;
     results.push(await runSuite(suite, url));
   }
-  if (options.extended && !interrupted) results.push(await runScenarios(EXTENDED, url));
+  for (const extra of options.extended ? EXTRA_SETS : []) {
+    if (interrupted) break;
+    results.push(await runScenarios(extra, url));
+  }
 } catch (error) {
   failure = error instanceof Error ? error.message : String(error);
 } finally {

@@ -51,7 +51,16 @@ export function summariseScenarios(scenarios, dir) {
     if (list === undefined) return { name, passed: false, missing: true, success: 0, failure: 0, warning: 0, failures: ["no results were written"] };
     const count = (status) => list.filter((c) => c.status === status).length;
     const failures = list.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? "failed"}`);
-    return { name, passed: failures.length === 0, missing: false, success: count("SUCCESS"), failure: count("FAILURE"), warning: count("WARNING"), failures };
+    return {
+      name,
+      passed: failures.length === 0,
+      missing: false,
+      success: count("SUCCESS"),
+      failure: count("FAILURE"),
+      warning: count("WARNING"),
+      skipped: count("SKIPPED"),
+      failures,
+    };
   });
   const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
   return {
@@ -61,5 +70,6 @@ export function summariseScenarios(scenarios, dir) {
     checksPassed: sum("success"),
     checksFailed: sum("failure"),
     warnings: sum("warning"),
+    skipped: sum("skipped"),
   };
 }

@@ -23,7 +23,9 @@ import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { toolLimitsOf } from "./listen-options.js";
-import { scaleOutSecrets } from "./scale-out.js";
+import { literalEnvSecrets, literalSecretWarning } from "./literal-secrets.js";
+import { fleetFor, scaleOutSecrets } from "./scale-out.js";
+import type { Fleet } from "../scale-out/fleet.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
 import { defined } from "../defined.js";
@@ -48,6 +50,8 @@ export interface Deployment {
   authKinds: readonly string[];
   /** Logs, metrics and traces of what the deployment serves (the config's `logging`, `metrics`, `tracing`). */
   observability: Observability;
+  /** This instance's part in the fleet (`scaleOut:`), for `serve` (loadDeployment's `joinFleet`). */
+  fleet?: Fleet;
 }
 
 /** The deployment's name and version: the config's, else its package.json's, else mcp-host's. */
@@ -165,7 +169,7 @@ export async function readDeploymentConfig(
   redactor?: SecretRedactor,
 ): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config));
+  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config), ...literalEnvSecrets(loaded.config, loaded.secrets).map((l) => l.value));
   return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
 }
 
@@ -179,12 +183,17 @@ export function refuseUnknownAuthKinds(read: { config: DeploymentConfig; source?
  * @example
  * const { host, config } = await loadDeployment(settings, process.env, { logLevel: "info", selectionArgument: true });
  */
-export async function loadDeployment(settings: CliSettings, env: Env, options: { logLevel: LogLevel; selectionArgument: boolean }): Promise<Deployment> {
+export async function loadDeployment(
+  settings: CliSettings,
+  env: Env,
+  options: { logLevel: LogLevel; selectionArgument: boolean; joinFleet?: boolean },
+): Promise<Deployment> {
   const cwd = resolve(settings.cwd);
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
   const { config } = loaded;
-  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config)]);
+  const literals = literalEnvSecrets(config, loaded.secrets);
+  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config), ...literals.map((l) => l.value)]);
   // What reaches stderr around the logger (the SDK's console lines, an extension's console.error, the final error).
   redactWrites(process.stderr, redactor);
   const logger = createPinoLogger({
@@ -194,6 +203,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   });
   // What libraries print (the SDK's own warnings) becomes log lines too, never raw text on stderr or stdout.
   routeConsoleTo(logger);
+  for (const literal of literals) logger.warn(literalSecretWarning(literal), { code: "MCP_CREDENTIALS_INLINE", key: literal.key });
   const observability = observabilityOf(config, logger);
   const names = namesOf(settings, env, config);
   const extensions = await loadWanted(cwd, config, names, logger);
@@ -202,8 +212,13 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
   const gateway = await gatewayFor(config, logger, observability, redactor);
+  // `serve` takes part in the fleet (`scaleOut:`): its Redis also records which sealed request states were used.
+  const fleet = options.joinFleet ? await fleetFor(config, logger) : undefined;
+  // The gateway joins as one more extension; the load failures go along either way, so a named extension that did not
+  // load is a failed extension in every report (check, /healthz, the banner) whether or not the config has servers.
+  const gatewayEntry = gateway ? [{ extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : [];
   const host = buildHost(
-    gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
+    { extensions: [...extensions.extensions, ...gatewayEntry], failures: extensions.failures },
     {
       name,
       version,
@@ -214,7 +229,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
       observer: observability.hostObserver,
       redactor,
       // In a fleet every instance signs requestState with the same key, so a call's next round may land on any of them.
-      ...defined({ requestStateKey: config.scaleOut?.stateKey }),
+      ...defined({ requestStateKey: config.scaleOut?.stateKey, requestStateClaims: fleet?.claims }),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );
@@ -241,5 +256,6 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
     authKinds: kinds,
     observability,
     ...(gateway ? { gateway } : {}),
+    ...(fleet ? { fleet } : {}),
   };
 }

@@ -8,6 +8,12 @@ export { buildHost } from "../host/build-host.js";
 export type { HostInput } from "../host/build-host.js";
 export type { McpHost, BuildOptions, HostContents, Listener, OfferChange, OfferedTool } from "../host/host.js";
 export type { HostOptions } from "../host/host-options.js";
+export type { SharedClaims } from "../host/protocol/used-states.js";
+// MCP tasks (docs/tasks.md): where a deployment keeps them, their bounds, and what the observer hears of them.
+export type { HostTaskOptions } from "../host/host-options.js";
+export type { TaskStore, TaskSignal } from "../tasks/task-store.js";
+export type { TaskLimits, TaskEvent } from "../tasks/task-board.js";
+export type { StoredTask, TaskStatus, TaskError } from "../tasks/task.js";
 export type { BuiltServer, ServerFactory, ServerFactoryParts, NodeHandler } from "../host/built-server.js";
 export type { HostDescription, ToolsetDescription, ExtensionDescription, SelectionModifiers, UnavailableDescription } from "../host/describe.js";
 export type { ExtensionStatus, FailureRecord } from "../host/extensions/extension-record.js";

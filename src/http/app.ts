@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request } from "express";
 import type { Clock } from "../clock.js";
 import type { McpHost } from "../host/host.js";
-import { OPEN_SERVING } from "../host/serving-port.js";
+import { OPEN_SERVING, type HostServing } from "../host/serving-port.js";
 import { createHostAuth, type HostAuth } from "./auth/host-auth.js";
 import type { HostAuthOptions } from "./auth/host-auth-options.js";
 import { createEdge } from "./edge/edge.js";
@@ -125,6 +125,7 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   const limits = new CallerLimits({ ...appOptions, clock, ...defined({ shared: appOptions.scaleOut?.rate }) }, logger);
   const routes = restRoutes(host, appOptions, auth, observation, trust);
   let endpoints: SelectionEndpoints | undefined;
+  let serving: HostServing | undefined;
   const selections = new SelectionServer({
     host,
     options: appOptions,
@@ -134,18 +135,19 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
     get endpoints() {
       return endpoints!;
     },
+    get serving() {
+      return serving!;
+    },
+    ...(host.options.serverFactory === undefined ? {} : { expressify: expressRequests(routes.rest) }),
   });
-  endpoints = new SelectionEndpoints(host, appOptions, host[OPEN_SERVING](selections));
+  serving = host[OPEN_SERVING](selections);
+  endpoints = new SelectionEndpoints(host, appOptions, serving);
   routes.finish(endpoints, limits);
-  const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => finalErrorHandler(host, logger)(error, req as Request, res as never, () => {});
   const edge = createEdge({
-    host,
     options: appOptions,
-    authenticated: auth !== undefined,
     observe: observation.middleware,
     rest: routes.rest,
-    failed,
-    ...(host.options.serverFactory === undefined ? {} : { expressify: expressRequests(routes.rest) }),
+    mcp: (req, res) => void selections.route(req, res),
   });
   // A refusal sent before the body was read still reaches a client that is still sending (lingering-close.ts).
   const maxBytes = LINGER.bodyLimits * (appOptions.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes);

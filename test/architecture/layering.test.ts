@@ -29,6 +29,8 @@ const BASE_FILES = new Set([
   "schema-patterns.ts",
   // One redactor for every output (the config's secrets, credentials learned at run time).
   "secret-redactor.ts",
+  // "Did you mean": for config keys and for toolsets in a URL.
+  "suggest.ts",
   // One rule for a per-caller share left unset (half its table), for the config schema and the HTTP face alike.
   "per-caller-share.ts",
 ]);

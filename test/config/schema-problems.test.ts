@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { CONFIG_RANGES } from "../../src/config/index.js";
-import { closestKey } from "../../src/config/suggest.js";
+import { closestKey } from "../../src/suggest.js";
 import { loadYaml, messageAt, refused, removeProjects } from "./config-kit.js";
 
 afterEach(removeProjects);

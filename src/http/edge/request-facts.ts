@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { BuildCore } from "../../host/build/compiled-build.js";
+import type { SelectionPlan } from "../../host/build/selection-plan.js";
 import type { Selection } from "../../host/selection.js";
 import type { VerifiedCaller } from "../auth/verified-caller.js";
 import { clientAddressOf, clientProtocolOf, TRUST_NONE, type TrustProxy } from "./client-address.js";
@@ -32,11 +33,19 @@ export class RequestFacts {
   selection: Selection | undefined;
   /** The toolsets the caller's own query or header named (not the deployment's default). */
   named: readonly string[] = [];
+  /** What the selection asks for (the build's identity, unknown names), before the caller's permissions narrow it. */
+  plan: SelectionPlan | undefined;
+  /** True when the edge chose `built` for this caller (its plan narrowed by the caller's permissions). */
+  routed = false;
+  /** The deployment's CORS ran (the edge runs it before the token, with auth on). */
+  corsApplied = false;
+  /** The caller's rate was checked (the edge checks it before building, with auth on). */
+  rated = false;
   /** The build that serves it, once known (after the caller's permissions narrowed it). */
   built: BuildCore | undefined;
-  /** The names the selection used that nobody declared. */
+  /** The names the selection used that nobody declared (or the caller may not reach). */
   unknown: readonly string[] = [];
-  /** The key of the selection before the caller's permissions narrowed it: a legacy session belongs to that URL. */
+  /** The build key of the selection before the caller's permissions narrowed it: a legacy session belongs to that URL. */
   requested: string | undefined;
   /** The verified caller (with auth on). */
   caller: VerifiedCaller | undefined;

@@ -4,7 +4,9 @@
  * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count), and listen
  * streams open at once (`maxListenStreamsPerCaller`: its share, so one caller cannot hold every stream the
  * endpoints allow). Beyond any, 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
- * auth is on, else the client address. In a fleet the rate is counted in Redis (`shared`); the rest stays per instance. What is kept per caller is bounded: the least recently seen go first.
+ * auth is on, else the client address. In a fleet the rate is counted in Redis (`shared`), and by this instance's own
+ * bucket while Redis cannot answer; the rest stays per instance. What is kept per caller is bounded: the least
+ * recently seen go first.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../../clock.js";
@@ -72,13 +74,14 @@ export class CallerLimits {
   /**
    * The rate check: runs before the body is read, so a caller over its rate costs almost nothing. True when the
    * request may go on; false when it was answered 429. In a fleet with Redis the count is the fleet's (a promise);
-   * when Redis cannot answer, the request goes on (fail open: the fleet's link logs the outage).
+   * when Redis cannot answer, this instance's own bucket decides, at the configured rate (the fleet's link logs the
+   * outage): a caller then gets at most the rate from each instance, never an unbounded one.
    */
   admitRate(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean | Promise<boolean> {
     if (this.requestsPerSecond === 0) return true;
     const key = callerKeyOf(req, facts);
     if (this.shared === undefined) return this.answerRate(this.take(key), key, res);
-    return this.shared.take(key, this.requestsPerSecond, this.burst).then((wait) => this.answerRate(wait ?? 0, key, res));
+    return this.shared.take(key, this.requestsPerSecond, this.burst).then((wait) => this.answerRate(wait ?? this.take(key), key, res));
   }
 
   private answerRate(wait: number, key: string, res: ServerResponse): boolean {
