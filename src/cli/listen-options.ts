@@ -40,6 +40,7 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     streamMaxAgeMs: http.streamMaxAgeMs,
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
+    trustProxy: http.trustProxy,
     ...(http.cors ? { cors: { origin: http.cors.origin === "*" ? true : http.cors.origin } } : {}),
     ...(config.auth ? { auth: config.auth } : {}),
     ui: http.ui ? { path: http.uiPath } : false,

@@ -34,6 +34,7 @@ export type { HostApp } from "../http/app.js";
 export { listenHost } from "../http/listen.js";
 export type { ListenOptions, ListeningHost } from "../http/listen.js";
 export type { CallerLimitOptions, HostAppOptions, SelectionOptions, LegacyServingOptions, LegacyMode } from "../http/http-options.js";
+export type { TrustProxySetting } from "../http/edge/client-address.js";
 export type { ServerLimitOptions } from "../http/edge/server-limits.js";
 export type { MetricsListener } from "../http/observe/metrics-route.js";
 export type { HostAuthOptions, HostIntrospectionOptions } from "../http/auth/host-auth-options.js";

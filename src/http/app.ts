@@ -15,6 +15,10 @@ import type { HostAuthOptions } from "./auth/host-auth-options.js";
 import { createEdge } from "./edge/edge.js";
 import { originCheck } from "./edge/dns-rebinding.js";
 import { finalErrorHandler } from "./edge/final-error-handler.js";
+import { HTTP_DEFAULTS, LINGER } from "./edge/http-defaults.js";
+import { lingerAfterEarlyAnswers } from "./edge/lingering-close.js";
+import { compileTrustProxy, type TrustProxy } from "./edge/client-address.js";
+import { factsOf } from "./edge/request-facts.js";
 import { sendJsonRpcError } from "./edge/jsonrpc-response.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
@@ -71,11 +75,13 @@ function expressRequests(app: express.Express): (req: IncomingMessage, res: Serv
 }
 
 /** The app's other routes (the MCP path is the edge's): CORS and the Origin check first, as for MCP. */
-function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined, observation: ReturnType<typeof observeEdge>) {
+function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined, observation: ReturnType<typeof observeEdge>, trust: TrustProxy) {
   const path = options.path ?? "/mcp";
   const logger = host.logger.child("http");
   const rest = express();
   rest.disable("x-powered-by");
+  // express's req.ip and req.protocol follow the same trust as the MCP path's facts.
+  rest.set("trust proxy", trust);
   // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
   if (auth?.metadata !== undefined) rest.use(auth.metadata);
   if (options.cors) rest.use(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
@@ -110,13 +116,14 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   // is given one of its own.
   const clock = options.clock ?? host.clock;
   const appOptions: HostAppOptions = { ...options, clock };
+  const trust = compileTrustProxy(appOptions.trustProxy);
   const path = appOptions.path ?? "/mcp";
   const logger = host.logger.child("http");
   const auth = appOptions.auth === undefined ? undefined : createHostAuth(authOnClock(appOptions.auth, clock), { path, logger: logger.child("auth") });
   if (auth !== undefined) warnUnguarded(host, auth);
   const observation = observeEdge(host, appOptions);
   const limits = new CallerLimits({ ...appOptions, clock, ...defined({ shared: appOptions.scaleOut?.rate }) }, logger);
-  const routes = restRoutes(host, appOptions, auth, observation);
+  const routes = restRoutes(host, appOptions, auth, observation, trust);
   let endpoints: SelectionEndpoints | undefined;
   let serving: HostServing | undefined;
   const selections = new SelectionServer({
@@ -136,12 +143,20 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   serving = host[OPEN_SERVING](selections);
   endpoints = new SelectionEndpoints(host, appOptions, serving);
   routes.finish(endpoints, limits);
-  const listener = createEdge({
+  const edge = createEdge({
     options: appOptions,
     observe: observation.middleware,
     rest: routes.rest,
     mcp: (req, res) => void selections.route(req, res),
   });
+  // A refusal sent before the body was read still reaches a client that is still sending (lingering-close.ts).
+  const maxBytes = LINGER.bodyLimits * (appOptions.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes);
+  const lingering = lingerAfterEarlyAnswers(edge, { maxBytes, maxMs: LINGER.ms, clock });
+  // Every request's facts know whom to believe about the client before anything asks who the caller is.
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    factsOf(req).trust = trust;
+    lingering(req, res);
+  };
   const app = express();
   app.disable("x-powered-by");
   app.use((req, res) => listener(req, res));

@@ -119,6 +119,7 @@ describe("finding the configuration file", () => {
         path: "/mcp",
         allowedHosts: [],
         allowedOrigins: [],
+        trustProxy: false,
         legacy: "stateful",
         sessionIdleTtlMs: 1_800_000,
         maxSessions: 10_000,

@@ -12,6 +12,7 @@ import type { BuildCore } from "../../host/build/compiled-build.js";
 import type { SelectionPlan } from "../../host/build/selection-plan.js";
 import type { Selection } from "../../host/selection.js";
 import type { VerifiedCaller } from "../auth/verified-caller.js";
+import { clientAddressOf, clientProtocolOf, TRUST_NONE, type TrustProxy } from "./client-address.js";
 
 const FACTS = Symbol.for("mcp-host.requestFacts");
 
@@ -57,10 +58,26 @@ export class RequestFacts {
   bodyRead = false;
   /** A long-lived stream (a legacy GET stream, `subscriptions/listen`): kept out of latency and drain counts. */
   stream = false;
+  /** Which peers may say who the client is (`http.trustProxy`): set by the app before anything reads `client`. */
+  trust: TrustProxy = TRUST_NONE;
+  private clientAddress: string | undefined;
+  private readonly req: IncomingMessage;
 
   constructor(req: IncomingMessage) {
+    this.req = req;
     const given = header(req, "x-request-id");
     this.id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+  }
+
+  /** The caller's address (client-address.ts): the socket peer, or behind a trusted proxy the client; computed once. */
+  get client(): string {
+    this.clientAddress ??= clientAddressOf(this.req, this.trust);
+    return this.clientAddress;
+  }
+
+  /** The scheme the client used (`X-Forwarded-Proto` or `Forwarded` only from a trusted proxy). */
+  get protocol(): "http" | "https" {
+    return clientProtocolOf(this.req, this.trust);
   }
 
   /** Who the caller is for legacy-session binding: the verified subject, else what the SDK's `req.auth` names. */

@@ -13,7 +13,7 @@ import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import type { RequestFacts } from "../edge/request-facts.js";
-import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import type { CallerLimitOptions } from "../http-options.js";
 import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 
@@ -31,13 +31,14 @@ interface Bucket {
 }
 
 /**
- * Who is calling: the token's subject when a verified token came with the request, else the client address.
+ * Who is calling: the token's subject when a verified token came with the request, else the client address (behind a
+ * trusted proxy, the client it forwarded for: `http.trustProxy`).
  * @example
  * callerKeyOf(req, facts) // "subject alice" or "address 127.0.0.1"
  */
-export function callerKeyOf(req: IncomingMessage, facts: RequestFacts): string {
+export function callerKeyOf(_req: IncomingMessage, facts: RequestFacts): string {
   const subject = facts.caller?.subject;
-  return subject !== undefined ? `subject ${subject}` : `address ${req.socket.remoteAddress ?? "unknown"}`;
+  return subject !== undefined ? `subject ${subject}` : `address ${facts.client}`;
 }
 
 /** One fewer for `key`; the entry goes when none is left (the tables hold only callers with something open). */
@@ -59,14 +60,14 @@ export class CallerLimits {
   private readonly shared: SharedRate | undefined;
 
   constructor(
-    options: CallerLimitOptions & { clock: Clock; shared?: SharedRate },
+    options: CallerLimitOptions & { maxConnections?: number; clock: Clock; shared?: SharedRate },
     private readonly logger: Logger,
   ) {
     this.shared = options.shared;
     this.requestsPerSecond = options.callerRequestsPerSecond ?? HTTP_DEFAULTS.callerRequestsPerSecond;
     this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
-    this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
-    this.maxListenStreams = options.maxListenStreamsPerCaller ?? HTTP_DEFAULTS.maxListenStreamsPerCaller;
+    this.maxConcurrent = options.callerMaxConcurrent ?? shareDefault("callerMaxConcurrent", options);
+    this.maxListenStreams = options.maxListenStreamsPerCaller ?? shareDefault("maxListenStreamsPerCaller", options);
     this.clock = options.clock;
   }
 

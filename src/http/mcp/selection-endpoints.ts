@@ -12,7 +12,7 @@ import { toolsetsBehind, type BuildId } from "../../host/build/build-id.js";
 import type { HostServing } from "../../host/serving-port.js";
 import type { HostAppOptions } from "../http-options.js";
 import type { RequestFacts } from "../edge/request-facts.js";
-import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import { sessionIdsFor } from "./legacy-serving.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
@@ -35,7 +35,7 @@ export class SelectionEndpoints {
     this.sessions = new LegacySessionStore({
       idleTtlMs: options.sessionIdleTtlMs ?? HTTP_DEFAULTS.sessionIdleTtlMs,
       maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
-      maxSessionsPerCaller: options.maxSessionsPerCaller ?? HTTP_DEFAULTS.maxSessionsPerCaller,
+      maxSessionsPerCaller: options.maxSessionsPerCaller ?? shareDefault("maxSessionsPerCaller", options),
       streamMaxAgeMs: options.streamMaxAgeMs ?? HTTP_DEFAULTS.streamMaxAgeMs,
       logger,
       clock: options.clock ?? host.clock,

@@ -64,6 +64,8 @@ export function accessObserver(observability: Observability, routes: ObservedRou
     const known = factsOf(req);
     const started = known.startedAt;
     const requestId = known.id;
+    // The caller's address (behind a trusted proxy, the client's) is on every line written while serving it.
+    const client = known.client;
     const track: RequestTrack = { observed: false };
     const path = pathOf(req);
     const route = routeOf(path);
@@ -104,13 +106,13 @@ export function accessObserver(observability: Observability, routes: ObservedRou
       inFlight.add(req);
       // The close listener every part of the edge shares (it follows "finish", and is the only event of an aborted request).
       onResponseClose(res, () => {
-        withLogFields({ requestId }, finish);
+        withLogFields({ requestId, client }, finish);
         track.ended = true;
       });
     } catch {
       // Observing is best effort; the request goes on.
     }
-    const go = () => withLogFields({ requestId }, () => next(), track);
+    const go = () => withLogFields({ requestId, client }, () => next(), track);
     if (ambient === undefined) go();
     else context.with(ambient, go);
   };
