@@ -97,7 +97,10 @@ describe("attacks on MCP tasks", { timeout: 90_000 }, () => {
       for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
         const answer = await rpc(served.url, method, { taskId, inputResponses: {} }, { token: alice });
         assert.ok(answer.status < 500, `${method} ${JSON.stringify(taskId).slice(0, 20)}: HTTP ${answer.status}`);
-        assert.ok(answer.error?.code === -32602 || answer.status === 400, `${method} ${JSON.stringify(taskId).slice(0, 20)}: ${JSON.stringify(answer).slice(0, 300)}`);
+        assert.ok(
+          answer.error?.code === -32602 || answer.status === 400,
+          `${method} ${JSON.stringify(taskId).slice(0, 20)}: ${JSON.stringify(answer).slice(0, 300)}`,
+        );
       }
   });
 
