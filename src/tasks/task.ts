@@ -86,7 +86,8 @@ export function createTaskResult(task: StoredTask): Record<string, unknown> {
 export function detailedTask(task: StoredTask): Record<string, unknown> {
   const detailed = taskFields(task);
   if (task.status === "input_required") detailed.inputRequests = task.inputRequests ?? {};
-  else if (task.status === "completed") detailed.result = task.result ?? { content: [] };
+  // The inlined result is a 2026-07-28 `CallToolResult`, whose `resultType` the wire requires.
+  else if (task.status === "completed") detailed.result = { ...(task.result ?? { content: [] }), resultType: "complete" };
   else if (task.status === "failed") detailed.error = task.error ?? { code: -32603, message: "Internal error" };
   return detailed;
 }
