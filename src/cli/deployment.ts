@@ -22,7 +22,7 @@ import { redactWrites } from "../observe/redacted-writes.js";
 import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
-import { toolLimitsOf } from "./listen-options.js";
+import { taskOptionsOf, toolLimitsOf } from "./listen-options.js";
 import { literalEnvSecrets, literalSecretWarning } from "./literal-secrets.js";
 import { fleetFor, scaleOutSecrets } from "./scale-out.js";
 import type { Fleet } from "../scale-out/fleet.js";
@@ -225,6 +225,7 @@ export async function loadDeployment(
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
+      tasks: taskOptionsOf(config),
       ...defined({ searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       redactor,

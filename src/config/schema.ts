@@ -86,6 +86,15 @@ const toolsSchema = z.strictObject({
   maxResultBytes: ranged("tools.maxResultBytes").default(8_388_608),
 });
 
+/** MCP tasks (docs/tasks.md): each caller's share of unfinished tasks, how many are kept, their TTL and poll interval. */
+const tasksSchema = z.strictObject({
+  maxPerCaller: ranged("tasks.maxPerCaller").default(16),
+  maxTasks: ranged("tasks.maxTasks").default(10_000),
+  ttlMs: ranged("tasks.ttlMs").default(3_600_000),
+  maxTtlMs: ranged("tasks.maxTtlMs").default(86_400_000),
+  pollIntervalMs: ranged("tasks.pollIntervalMs").default(1_000),
+});
+
 /**
  * The whole configuration file. Parse with `loadConfig` (which also resolves secret references and applies the
  * cross-field rules), not with this schema alone.
@@ -100,6 +109,7 @@ export const deploymentConfigSchema = z.strictObject({
   selection: selectionSchema.prefault({}),
   http: httpSchema.transform(withCallerShares).prefault({}),
   tools: toolsSchema.prefault({}),
+  tasks: tasksSchema.prefault({}),
   auth: authSchema.optional(),
   logging: loggingSchema.prefault({}),
   // `metrics:` written with nothing under it (YAML null) turns metrics on with the defaults.

@@ -8,7 +8,7 @@ import { context, type TracerProvider } from "@opentelemetry/api";
 import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../host/observer.js";
 import { toolOutcomeOf } from "../host/protocol/tool-outcome.js";
 import type { Logger } from "../logger.js";
-import { auditToolCall } from "./audit-line.js";
+import { auditTask, auditToolCall } from "./audit-line.js";
 import { type LogFields, requestTrack, withLogFields } from "./log-context.js";
 import { type GaugeSources, HostMetrics } from "./metrics.js";
 import { RequestRates } from "./request-rates.js";
@@ -183,6 +183,7 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     hostObserver: {
       request: observeRequest,
       ...(metrics === undefined ? {} : { build: (event) => safely(() => metrics.recordBuild(event)) }),
+      ...(audit === undefined ? {} : { task: (event) => safely(() => auditTask(audit, event)) }),
     },
     gatewayObserver,
     metrics,

@@ -91,3 +91,22 @@ export function detailedTask(task: StoredTask): Record<string, unknown> {
   else if (task.status === "failed") detailed.error = task.error ?? { code: -32603, message: "Internal error" };
   return detailed;
 }
+
+/**
+ * Who a task belongs to, as an operator reads it: the token's subject (and client), a 2025 session, or nobody in
+ * particular — never the whole token identity the owner key holds.
+ * @example
+ * callerLabel('["token","https://id.example.com/","alice","web-app"]') // "alice (web-app)"
+ */
+export function callerLabel(owner: string): string {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(owner);
+  } catch {
+    return "unknown";
+  }
+  if (!Array.isArray(parts)) return "unknown";
+  if (parts[0] === "token") return `${String(parts[2])}${parts[3] ? ` (${String(parts[3])})` : ""}`;
+  if (parts[0] === "session") return `session ${String(parts[1]).slice(0, 8)}`;
+  return String(parts[0]);
+}

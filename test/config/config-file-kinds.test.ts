@@ -143,6 +143,7 @@ describe("finding the configuration file", () => {
         uiPath: "/",
       },
       tools: { maxConcurrent: 64, queueMs: 1_000, maxResultBytes: 8_388_608 },
+      tasks: { maxPerCaller: 16, maxTasks: 10_000, ttlMs: 3_600_000, maxTtlMs: 86_400_000, pollIntervalMs: 1_000 },
       logging: { format: "auto", includeArguments: false, access: true, audit: true },
       tracing: { enabled: true },
       servers: {},

@@ -90,7 +90,11 @@ describe("a real client and a task", { timeout: 60_000 }, () => {
     const second = await taskSession(url);
     const resumed = await second.session.resumeTask(reference!);
     const settled = await resumed.settle();
-    assert.equal(settled.outcome.status, "completed", JSON.stringify(settled.outcome.status === "failed" ? { message: settled.outcome.error.message, code: settled.outcome.error.code } : settled));
+    assert.equal(
+      settled.outcome.status,
+      "completed",
+      JSON.stringify(settled.outcome.status === "failed" ? { message: settled.outcome.error.message, code: settled.outcome.error.code } : settled),
+    );
     const result = resultFromTaskOutcome(settled.outcome) as { content: Array<{ type: string; text: string }> };
     assert.deepEqual(result.content, [{ type: "text", text: "rendered in 5 s" }]);
   });

@@ -98,7 +98,7 @@ async function mcp(query, method, params) {
 }
 
 function badge(status) {
-  const kind = status === "ready" || status === "up" ? "ok" : status === "failed" || status === "unavailable" ? "bad" : "warn";
+  const kind = status === "ready" || status === "up" || status === "completed" ? "ok" : status === "failed" || status === "unavailable" ? "bad" : "warn";
   return el("span", { class: "badge " + kind }, status);
 }
 
@@ -123,6 +123,16 @@ function renderUpstreams(overview) {
   const rows = overview.upstreams.map((u) =>
     el("tr", {}, el("td", {}, el("b", {}, u.server)), el("td", {}, badge(u.state)), el("td", {}, u.tools === undefined ? "" : String(u.tools)), el("td", { class: "error" }, [u.code, u.message].filter(Boolean).join(": "))));
   $("upstreams").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, "server"), el("th", {}, "state"), el("th", {}, "tools"), el("th", {}, "problem")), rows));
+}
+
+function renderTasks(overview) {
+  const tasks = overview.tasks;
+  const counts = Object.entries(tasks.counts).filter(([, n]) => n > 0).map(([status, n]) => el("span", { class: "stat" }, el("b", {}, String(n)), status));
+  if (tasks.recent.length === 0) { $("tasks").replaceChildren(el("p", { class: "muted" }, "No MCP tasks right now.")); return; }
+  const age = (iso) => Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000)) + " s ago";
+  const rows = tasks.recent.map((t) =>
+    el("tr", {}, el("td", {}, t.caller), el("td", {}, el("code", {}, t.tool), el("span", { class: "muted" }, " " + t.toolset)), el("td", {}, badge(t.status)), el("td", {}, t.statusMessage || ""), el("td", { class: "muted" }, age(t.createdAt))));
+  $("tasks").replaceChildren(el("div", {}, counts), el("table", { id: "task-table" }, el("tr", {}, el("th", {}, "caller"), el("th", {}, "tool"), el("th", {}, "status"), el("th", {}, "message"), el("th", {}, "started")), rows));
 }
 
 function renderTraffic(overview) {
@@ -190,7 +200,7 @@ async function refresh() {
     $("status").replaceChildren(badge(overview.extensions.some((e) => e.status === "failed") || overview.upstreams.some((u) => u.state !== "up") ? "degraded" : "ready"));
     document.title = overview.service + " — mcp-host";
     $("service").textContent = overview.service + " " + overview.version;
-    renderToolsets(overview); renderExtensions(overview); renderUpstreams(overview); renderTraffic(overview);
+    renderToolsets(overview); renderExtensions(overview); renderUpstreams(overview); renderTraffic(overview); renderTasks(overview);
   } catch (error) {
     $("status").replaceChildren(el("span", { class: "badge bad" }, error.status === 401 || error.status === 403 ? "token refused" : "unreachable"));
     if (error.status === 401 || error.status === 403) showGate("The server refused this token (" + error.message + "). Paste another one.");
@@ -308,6 +318,7 @@ const BODY = `
 <section><h2>Toolsets</h2><div id="toolsets" class="muted">Loading…</div></section>
 <section><h2>Extensions</h2><div id="extensions" class="muted">Loading…</div></section>
 <section><h2>Upstream servers</h2><div id="upstreams" class="muted">Loading…</div></section>
+<section class="wide"><h2>Tasks</h2><div id="tasks" class="muted">Loading…</div></section>
 <section><h2>Selection explorer</h2>
 <form id="explore" class="row"><input id="query" type="text" placeholder="only=time,text" aria-label="selection"><button type="submit">Explore</button></form>
 <div id="explored"></div></section>
