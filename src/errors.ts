@@ -31,6 +31,9 @@ export const ERROR_CODES = {
   MCP_PROMPT_UNKNOWN: "No upstream server offers a prompt of that name.",
   MCP_CALL_FAILED: "An upstream request failed at the transport or protocol level.",
   MCP_REQUEST_TIMEOUT: "An upstream prompt or resource request ran past its idle timeout or total cap.",
+  MCP_ANSWER_TOO_LARGE:
+    "An upstream's answer was larger than a result may be (maxResultBytes, and a quarter more); it was given up unread and the request failed.",
+  MCP_ANSWER_TOO_DEEP: "An upstream's answer nested deeper than maxJsonDepth; it was refused unparsed and the request failed.",
   MCP_REGISTRY_CLOSED: "The registry was used after close().",
   TOOL_FILTER_MATCHES_NOTHING: "An include/exclude filter leaves an upstream server with no tools.",
   EXTENSION_NAME_TAKEN: "Two extensions have the same name.",

@@ -128,6 +128,9 @@ export async function gatewayOver(
     servers,
     startupTimeoutMs: config.startupTimeoutMs,
     remoteServers: config.remoteServers,
+    // What an upstream may answer is bounded as what a client may send and get: the same keys.
+    maxResultBytes: config.tools.maxResultBytes,
+    maxJsonDepth: config.http.maxJsonDepth,
     logger: logger.child("gateway"),
     ...(observability === undefined ? {} : { observer: observability.gatewayObserver }),
     ...defined({ redactor }),

@@ -79,6 +79,7 @@ export class ServerTable {
       redact,
       setup,
       clock: limits.clock,
+      answers: limits.answers,
       clientInfo: options.clientInfo ?? { name: "mcp-host-registry", version: "0.1.0" },
       timeoutMs: limits.timeoutOf(spec),
       onListChanged: () => this.markStale(name),

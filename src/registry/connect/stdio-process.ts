@@ -2,13 +2,16 @@
  * The stdio transport for upstream servers. The SDK's StdioClientTransport spawns children in the parent's process
  * group and signals only the child itself, which orphans a server started through a launcher. This transport
  * spawns each server as the leader of a new process group (no shell), feeds its stderr to the log line by line,
+ * reads its stdout within the answer limits (answers/line-reader.ts, in place of the SDK's quadratic ReadBuffer),
  * and on close terminates the whole group. Until the group is gone, the process's exit SIGKILLs it: a host that exits
  * while a close is still in its grace period (a start-up that failed) leaves no server behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { systemClock, type Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
+import { type AnswerLimits, registryAnswer } from "../answers/answer-limits.js";
+import { LineReader, type RefusedLine } from "../answers/line-reader.js";
 import { CHILD_GONE } from "../failure.js";
 import { ForwardedRequests } from "../forward/forwarded-requests.js";
 import { waitAtMost } from "../limits.js";
@@ -32,6 +35,8 @@ export interface StdioProcessOptions {
   killGraceMs?: number;
   /** What the kill grace and the transport's other waits run on (default: the system clock). */
   clock?: Clock;
+  /** How long a line of stdout may be, and how deep its JSON may nest. */
+  limits: AnswerLimits;
 }
 
 /** How the child ended. */
@@ -83,7 +88,7 @@ export class StdioProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child?: ChildProcess;
-  private readonly readBuffer = new ReadBuffer();
+  private readonly lines: LineReader;
   private closed = false;
   private exitInfo?: ChildExit;
   private closing?: Promise<void>;
@@ -98,6 +103,7 @@ export class StdioProcessTransport implements Transport {
 
   constructor(private readonly options: StdioProcessOptions) {
     this.clock = options.clock ?? systemClock;
+    this.lines = new LineReader({ limits: options.limits, line: (text) => this.onLine(text), refused: (refusal) => this.onRefused(refusal) });
   }
 
   /** The child's pid (and process group id) once started. */
@@ -156,7 +162,7 @@ export class StdioProcessTransport implements Transport {
       });
       child.stderr?.on("data", stderr.push);
       child.stderr?.on("end", stderr.flush);
-      child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
+      child.stdout?.on("data", (chunk: Buffer) => this.lines.push(chunk));
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.once("error", (error) => {
         if (child.pid === undefined) {
@@ -215,31 +221,33 @@ export class StdioProcessTransport implements Transport {
     if (pid !== undefined && groupAlive(pid)) signalGroup(pid, "SIGKILL");
   }
 
-  private onStdout(chunk: Buffer): void {
+  private onLine(text: string): void {
+    let message: JSONRPCMessage;
     try {
-      this.readBuffer.append(chunk);
+      message = deserializeMessage(text);
     } catch (error) {
-      this.onerror?.(asError(error));
+      if (!(error instanceof SyntaxError)) this.onerror?.(asError(error)); // not JSON at all: skipped, as the SDK's reader does
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.readBuffer.readMessage();
-      } catch (error) {
-        this.onerror?.(asError(error)); // that line was consumed; go on with the next
-        continue;
-      }
-      if (!message) return;
-      if (this.forwarded.take(message)) continue;
-      this.onmessage?.(message);
+    if (this.forwarded.take(message)) return;
+    this.onmessage?.(message);
+  }
+
+  /** A line too large or too deep: the request it answered fails with the refusal; anything else is dropped. */
+  private onRefused({ error, id, answers }: RefusedLine): void {
+    if (!answers || id === undefined) {
+      this.options.logger.warn(`the server wrote a line that was not read: ${error.message}`, { code: error.code });
+      return;
     }
+    if (this.forwarded.refuse(id, error)) return;
+    // An SDK client's request settles only with an answer: the refusal is written in the server's place.
+    this.onmessage?.(registryAnswer(id, error));
   }
 
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.readBuffer.clear();
+    this.lines.clear();
     const closed = () => {
       this.forwarded.failAll(); // what was written may have run
       this.onclose?.();
