@@ -78,10 +78,9 @@ export class TaskBoard {
   constructor(private readonly options: TaskBoardOptions) {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
     this.stopSignals = options.store.onSignal((signal) => this.signalled(signal));
-    if (this.limits.leaseMs !== undefined) {
-      const every = Math.max(1_000, Math.floor(this.limits.leaseMs / 3));
-      this.renewal = options.clock.setInterval(() => void this.renewLeases(), every);
-    }
+    // Running tasks are looked after on a beat: a lease renewed (in a fleet), a task past its TTL failed.
+    const every = this.limits.leaseMs === undefined ? 60_000 : Math.max(1_000, Math.floor(this.limits.leaseMs / 3));
+    this.renewal = options.clock.setInterval(() => void this.lookAfterRunning(), every);
   }
 
   get store(): TaskStore {
@@ -211,15 +210,16 @@ export class TaskBoard {
     else void running.answer(signal.responses);
   }
 
-  private async renewLeases(): Promise<void> {
+  /** Fails the running tasks past their TTL, and renews the others' leases (in a fleet). */
+  private async lookAfterRunning(): Promise<void> {
     const leaseMs = this.limits.leaseMs;
-    if (leaseMs === undefined) return;
     const now = this.options.clock.now();
-    for (const running of this.running.values()) {
+    for (const running of [...this.running.values()]) {
       if (isExpired(running.task, now)) {
         void running.fail({ code: LEASE_LOST, message: `The task ran past its time to live (${running.task.ttlMs} ms).` });
         continue;
       }
+      if (leaseMs === undefined) continue;
       running.task.leaseUntil = now + leaseMs;
       await this.options.store.put(running.task).catch(() => {});
     }
