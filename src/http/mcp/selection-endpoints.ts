@@ -16,7 +16,18 @@ import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import { sessionIdsFor } from "./legacy-serving.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
+import { FAST_PATH_SDK_VERSIONS, fastPathSdkProven, installedSdkVersion } from "./fast-path-sdk.js";
+import type { Logger } from "../../logger.js";
 import { defined } from "../../defined.js";
+
+/** Whether the installed SDK is one the fast path was proven on; when it is not, says so once (the entry serves all). */
+function sdkProven(logger: Logger): boolean {
+  if (fastPathSdkProven()) return true;
+  logger.info(
+    `the fast path is off: @modelcontextprotocol/server ${installedSdkVersion() ?? "(version unknown)"} is not one it was proven on (${FAST_PATH_SDK_VERSIONS.join(", ")}); every request goes through the SDK's entry`,
+  );
+  return false;
+}
 
 export class SelectionEndpoints {
   readonly sessions: LegacySessionStore;
@@ -62,6 +73,7 @@ export class SelectionEndpoints {
       logger,
       maxBodyBytes,
       tasks: host.tasks.store,
+      fastPath: options.fastPath !== false && sdkProven(logger),
       ...defined({ fleet }),
     };
     this.unsubscribe = [
