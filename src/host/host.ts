@@ -152,6 +152,7 @@ export class McpHost {
         logger: this.logger,
       });
     }
+    await this.extensions.loadAllSkills();
     await this.extensions.setUpPending();
     // Drop what was built while setups ran, without a change report: no client was served before start, and a
     // report for "everything" would swallow the next real change's toolsets into the same burst.
@@ -177,6 +178,7 @@ export class McpHost {
    */
   async add(extension: McpExtension, source = "host.add()"): Promise<void> {
     const record = this.extensions.register(validateExtension(extension, source), source);
+    if (this.lifecycle === "started") await this.extensions.loadSkills(record);
     if (this.lifecycle === "started" && record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, this.lifecycle === "started");
   }
@@ -204,6 +206,7 @@ export class McpHost {
     }
     await this.extensions.remove(valid.name);
     const record = this.extensions.register(valid, source);
+    await this.extensions.loadSkills(record);
     if (record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, true);
   }

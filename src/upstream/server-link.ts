@@ -172,7 +172,7 @@ export class ServerLink {
   }
 
   private emptyOffer(): ServerOffer {
-    return { toolsets: [toolsetOf(this.name, this.config)], tools: [], resources: [], resourceTemplates: [], prompts: [] };
+    return { toolsets: [toolsetOf(this.name, this.config)], tools: [], resources: [], resourceTemplates: [], prompts: [], skills: [] };
   }
 
   /** Re-reads the listing into the offer; returns a filter problem (the offer keeps what the filter lets through). */

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Layer = "base" | "extension" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
+type Layer = "base" | "extension" | "skills" | "host" | "discovery" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
 
 const BASE_FILES = new Set([
   "errors.ts",
@@ -48,17 +48,21 @@ function layerOf(file: string): Layer {
 const ALLOWED: Record<Layer, readonly Layer[]> = {
   base: [],
   extension: ["base"],
-  host: ["base", "extension"],
+  // The skills extension (SEP-2640): what an extension ships, read and served; the host builds and serves it.
+  skills: ["base", "extension"],
+  host: ["base", "extension", "skills"],
+  // Server cards and the catalog (SEP-2127): the host's named endpoints as discovery documents; the HTTP layer serves them.
+  discovery: ["base", "extension", "host"],
   // Logs, metrics and traces listen to the host (its observer seam) and are mounted by the HTTP edge and the CLI.
   observe: ["base", "extension", "host"],
-  http: ["base", "extension", "host", "observe", "scale-out"],
+  http: ["base", "extension", "skills", "host", "discovery", "observe", "scale-out"],
   config: ["base"],
   registry: ["base"],
   upstream: ["base", "extension", "registry"],
   // A fleet of instances behind a load balancer: Redis-backed events and rate counts, on the base files alone.
   "scale-out": ["base"],
-  cli: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
-  entry: ["base", "extension", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  cli: ["base", "extension", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  entry: ["base", "extension", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
 };
 
 /** Layers another layer may know only by their types: nothing of them loads unless someone else made one. */
@@ -89,7 +93,9 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
     "@opentelemetry/api",
     "ioredis",
   ],
+  skills: ["express", "cors", "ajv", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
+  discovery: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   observe: ["express", "cors", "ioredis"],
   http: ["ioredis"],
   config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "ioredis"],

@@ -13,6 +13,7 @@ import { assignNames, qualifiedName } from "../../names.js";
 import { compileSchema, type CompiledSchema } from "./compile-schema.js";
 import type { DraftToolEntry, Placed } from "./draft-types.js";
 import { defined } from "../../defined.js";
+import { EMPTY_SKILLS, type SkillTable } from "../../skills/skill-table.js";
 
 /** A tool ready to call. */
 export interface CompiledTool {
@@ -69,6 +70,8 @@ export interface BuildTables {
   missing: ReadonlyMap<string, MissingTool>;
   /** Search mode: the build's real tools, which `find_tools` searches and `call_tool` calls (search-tools.ts). */
   catalogue?: BuildTables;
+  /** The skills the build serves (docs/skills.md): `skills/list`, `skills/get`, directory reads, file reads. */
+  skills: SkillTable;
 }
 
 /** A tool a quarantined extension declares for an active toolset, and why it is not served. */
@@ -238,5 +241,6 @@ export function compileTables(
     prompts: prompts.map((p) => p.wire),
     promptByName: aliasRoutes(prompts),
     missing,
+    skills: EMPTY_SKILLS,
   };
 }

@@ -28,6 +28,7 @@ import { modifiersOf, readOnlyTools, viewContents } from "./apply-view.js";
 import { toolsetsBehind, type BuildView } from "./build-view.js";
 import { searchTables } from "./search-tools.js";
 import { defined } from "../../defined.js";
+import { buildSkills } from "../../skills/build-skills.js";
 
 /** What a build is before its server is made: what the serving layer binds a build's handler to. */
 export interface BuildCore {
@@ -122,7 +123,8 @@ function usesJsonSchema(tool: DraftToolEntry): boolean {
 /** The toolsets a build's gathered contents put something into. */
 function servedToolsets(contents: BuildContents): string[] {
   const served = new Set<string>();
-  for (const list of [contents.tools, contents.resources, contents.resourceTemplates, contents.prompts]) for (const item of list) served.add(item.toolset);
+  for (const list of [contents.tools, contents.resources, contents.resourceTemplates, contents.prompts, contents.skills])
+    for (const item of list) served.add(item.toolset);
   return [...served];
 }
 
@@ -150,6 +152,12 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted, modifiers)));
   }
   const catalogue = compileTables(draft, logger, extra, missingTools(input.records, input.active));
+  catalogue.skills = buildSkills(contents.skills, {
+    active,
+    readonly: input.view.readonly,
+    servedTools: new Set(draft.tools.map((tool) => `${tool.toolset}\u0000${tool.name}`)),
+    logger,
+  });
   const search = input.view.search ?? (input.searchAbove !== undefined && catalogue.tools.length > input.searchAbove);
   const tables = search ? searchTables(catalogue, input.toolsetText) : catalogue;
   toolNames = tables.tools.map((t) => t.name);

@@ -12,6 +12,7 @@ import type { ExtensionDescription, UnavailableDescription } from "../describe.j
 import { extensionContext } from "./extension-context.js";
 import { disposeAll, disposeRecord, runSetup } from "./extension-lifecycle.js";
 import { emptyDynamic, type ExtensionRecord, type FailureRecord } from "./extension-record.js";
+import { loadExtensionSkills } from "../../skills/extension-skills.js";
 import { defined } from "../../defined.js";
 
 /** What the set needs from its host. */
@@ -56,6 +57,8 @@ export class ExtensionSet {
       source,
       status: extension.activation === "onToolset" ? "dormant" : "pending",
       dynamic: emptyDynamic(),
+      skills: [],
+      skillProblems: [],
       unavailable: [],
       lifetime: new AbortController(),
     };
@@ -86,6 +89,23 @@ export class ExtensionSet {
     for (let n = 2; taken.has(name); n += 1) name = `${failure.name} (${n})`;
     this.failed.push({ ...failure, name });
     this.failed.sort(byName);
+  }
+
+  /**
+   * Reads the skills the extension's package ships (docs/skills.md), once: each bad one is left out and logged
+   * (`SKILL_INVALID`, naming the extension and the file); the extension and its other skills serve.
+   */
+  async loadSkills(record: ExtensionRecord): Promise<void> {
+    if (record.extension.skills === undefined || record.extension.skills.length === 0) return;
+    const { skills, problems } = await loadExtensionSkills(record.extension);
+    record.skills = skills;
+    record.skillProblems = problems;
+    for (const problem of problems) this.hooks.logger.error(problem.message, { code: problem.code, extension: record.name });
+  }
+
+  /** Reads every registered extension's skills (at start). */
+  async loadAllSkills(): Promise<void> {
+    await Promise.all(this.list.map((record) => this.loadSkills(record)));
   }
 
   /** Sets up one extension; a failure quarantines it (logged once, with its code). */

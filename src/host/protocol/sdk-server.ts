@@ -23,7 +23,8 @@ import type { BuildTables } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
 import type { HostObserver } from "../observer.js";
 import { callTool } from "./call-tool.js";
-import { observedRegistrar } from "./observed-handlers.js";
+import { observedMethods, observedRegistrar } from "./observed-handlers.js";
+import { readSkillFile, registerSkillMethods, SKILLS_CAPABILITY } from "../../skills/skill-methods.js";
 import { requestContext, type ServeRequestInfo } from "./request-context.js";
 import { speakLegacyErrorCodes } from "./era-error-codes.js";
 import { openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
@@ -57,6 +58,9 @@ export const SERVER_CAPABILITIES = {
   logging: {},
   completions: {},
 } as const;
+
+/** What a build that serves skills declares: the skills extension beside the base capabilities (docs/skills.md). */
+export const SKILLS_SERVER_CAPABILITIES = { ...SERVER_CAPABILITIES, extensions: SKILLS_CAPABILITY } as const;
 
 const MAX_COMPLETIONS = 100;
 
@@ -105,7 +109,7 @@ function contextFor(
 }
 
 async function listResources(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
-  const listed: Resource[] = [...core.tables.resources];
+  const listed: Resource[] = [...core.tables.resources, ...core.tables.skills.resources];
   for (const template of core.tables.templateList) {
     if (typeof template.spec.list !== "function") continue;
     try {
@@ -132,6 +136,8 @@ async function readResource(
 ): Promise<ReadResourceResult | InputRequiredResult> {
   // A retry's state must be this caller's, for this very URI (a template's state does not open another of its URIs).
   const site = { sdk, info, target: uri };
+  const skillFile = await readSkillFile(core.tables.skills, uri, (owner) => contextFor(core, server, info, sdk, owner), core.logger);
+  if (skillFile !== undefined) return skillFile;
   const direct = core.tables.resourceByUri.get(uri);
   if (direct) {
     const state = await openIncoming(core.requestState, site);
@@ -211,10 +217,11 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
   // A legacy session reads its core through a function, so a list change can rebind it to the new build.
   const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
   const core = lazyCore(source);
+  const skills = core.tables.skills.size > 0;
   const server = new Server(
     { name: core.name, version: core.version },
     {
-      capabilities: SERVER_CAPABILITIES,
+      capabilities: skills ? SKILLS_SERVER_CAPABILITIES : SERVER_CAPABILITIES,
       ...defined({ instructions: core.instructions }),
     },
   );
@@ -246,5 +253,10 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
   on("prompts/list", () => ({ prompts: core.tables.prompts }));
   on("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
   on("completion/complete", (request) => complete(core, request.params));
+  if (skills)
+    registerSkillMethods(
+      observedMethods(server, core.observer, info, () => core.tables),
+      { table: () => core.tables.skills, era: info.era },
+    );
   return server;
 }

@@ -107,5 +107,6 @@ export function serverOffer(parts: {
     resources: listing.resources.map((r) => resourceSpec(calls, server, r)),
     resourceTemplates: listing.templates.map((t) => templateSpec(calls, server, t)),
     prompts: listing.prompts.map((p) => promptSpec(calls, server, p)),
+    skills: [],
   };
 }
