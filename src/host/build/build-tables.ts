@@ -14,6 +14,7 @@ import { compileSchema, type CompiledSchema } from "./compile-schema.js";
 import type { DraftToolEntry, Placed } from "./draft-types.js";
 import { defined } from "../../defined.js";
 import { EMPTY_SKILLS, type SkillTable } from "../../skills/skill-table.js";
+import { paramHeadersOf, type ParamHeader } from "../protocol/param-headers.js";
 
 /** A tool ready to call. */
 export interface CompiledTool {
@@ -34,6 +35,8 @@ export interface CompiledTool {
   isolated?: boolean;
   /** Search mode's `call_tool`: a call of it is the call of the catalogue tool its arguments name (call-tool.ts). */
   dispatches?: true;
+  /** The arguments its input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`), when it has any. */
+  paramHeaders?: readonly ParamHeader[];
 }
 
 export interface CompiledResource extends Placed<ResourceSpec> {
@@ -118,6 +121,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       ...(output === undefined ? {} : { outputSchema: output.json as Tool["outputSchema"] }),
       ...defined({ annotations: tool.annotations, _meta: tool.meta }),
     };
+    const paramHeaders = paramHeadersOf(input.json);
     return {
       name,
       rawName: tool.name,
@@ -125,6 +129,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       extension: tool.extension,
       wire,
       input,
+      ...(paramHeaders.length > 0 ? { paramHeaders } : {}),
       ...(output ? { output } : {}),
       validateOutput: tool.spec.validateOutput !== false,
       ...defined({ timeoutMs: tool.spec.timeoutMs }),
