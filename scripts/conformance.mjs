@@ -7,6 +7,9 @@
 // `mcp-host serve only=conformance --extension conformance` (the toolset is the server's default selection, so the
 // bare URL serves it: some suite requests drop the query string). The server is started once and always stopped.
 // Our own summary (scenarios passed per suite) is printed last; exit 1 if either suite fails.
+// With v2, the extension scenarios in EXTENSIONS run too, one `--scenario ... --force` at a time (the skills extension's
+// sep-2640-* and SEP-2243's http-custom-header-server-validation, which the default suite leaves out); a SKIPPED check
+// fails them, so a server that stops declaring the skills extension cannot pass by being skipped.
 // `--extended` (opt-in, not part of `npm test`) also runs v2's 2026-07-28 draft scenarios listed in EXTENDED, one
 // `--scenario` at a time: the multi-round-trip input-required-result-* scenarios, which pass against the fixtures.
 //
@@ -32,6 +35,20 @@ const SUITES = [
   { id: "v1", pkg: "conformance-v1", protocol: "2025-11-25", args: [] },
   { id: "v2", pkg: "conformance-v2", protocol: "2026-07-28", args: ["--spec-version", "2026-07-28"] },
 ];
+
+/**
+ * Scenarios outside the default suite that test what the conformance plugin serves beyond it (docs/conformance.md,
+ * "Extension scenarios"): run with `--force`, since the suite skips extension scenarios at 2026-07-28 otherwise.
+ */
+const EXTENSIONS = {
+  id: "v2-extensions",
+  pkg: "conformance-v2",
+  protocol: "2026-07-28",
+  args: ["--spec-version", "2026-07-28", "--force"],
+  label: "extension scenarios (skills SEP-2640, Mcp-Param headers SEP-2243)",
+  skippedFails: true,
+  scenarios: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory", "http-custom-header-server-validation"],
+};
 
 /**
  * The opt-in `--extended` run: draft scenarios of 2026-07-28 (not in the default suite) that pass, run one at a time
@@ -148,7 +165,7 @@ function runSuite(suite, url) {
   }));
 }
 
-/** The `--extended` run: each scenario of `extra.scenarios` on its own (`--scenario NAME`); exit code is the first non-zero. */
+/** A run of single scenarios (`--scenario NAME` each): the extension scenarios, and the `--extended` run. Exit code is the first non-zero. */
 async function runScenarios(extra, url) {
   const prepared = prepare(extra);
   const { title, outDir } = prepared;
@@ -161,7 +178,7 @@ async function runScenarios(extra, url) {
     const run = await runConformance(extra.id, args);
     if (exitCode === 0 && run.exitCode !== 0) exitCode = run.exitCode;
   }
-  return { suite: extra, title, exitCode, ...summariseScenarios(extra.scenarios, outDir) };
+  return { suite: extra, title, exitCode, ...summariseScenarios(extra.scenarios, outDir, { skippedFails: extra.skippedFails === true }) };
 }
 
 function printSummary(results, error) {
@@ -179,7 +196,7 @@ function printSummary(results, error) {
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
   console.log(
-    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
+    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (wanted.includes("v2") ? 1 : 0) + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
   );
   return failed === 0;
 }
@@ -206,6 +223,7 @@ try {
     if (interrupted) break;
     results.push(await runSuite(suite, url));
   }
+  if (wanted.includes("v2") && !interrupted) results.push(await runScenarios(EXTENSIONS, url));
   if (options.extended && !interrupted) results.push(await runScenarios(EXTENDED, url));
 } catch (error) {
   failure = error instanceof Error ? error.message : String(error);
