@@ -62,6 +62,17 @@ const httpSchema = z.strictObject({
   ...uiKeys,
 });
 
+/**
+ * Named endpoints (docs/discovery.md): a name (what ends its server card's name and catalog identifier) for a
+ * selection in the URL grammar, e.g. `spaces: "only=spaces"`.
+ */
+const endpointsSchema = z.record(
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: "must be 1-64 letters, digits, dots, hyphens or underscores, starting with a letter or digit" }),
+  text,
+);
+
 /** What one tool may take of the host (docs/design.md §16): calls at once, how long a call waits for a turn, its result's size. */
 const toolsSchema = z.strictObject({
   maxConcurrent: ranged("tools.maxConcurrent").default(64),
@@ -81,6 +92,7 @@ export const deploymentConfigSchema = z.strictObject({
   instructions: text.optional(),
   extensions: extensionsSchema.prefault({}),
   selection: selectionSchema.prefault({}),
+  endpoints: endpointsSchema.default({}),
   http: httpSchema.prefault({}),
   tools: toolsSchema.prefault({}),
   auth: authSchema.optional(),

@@ -2,7 +2,8 @@
  * `/healthz` and `/toolsets` (docs/design.md §8, §9). Without auth they answer anyone. With auth, `/healthz` without a
  * valid token says only whether the service is up (extension errors and upstream names need a token), and
  * `/toolsets` needs the token — unless `publicToolsets`, which serves the catalogue without errors, sources or
- * upstream names to callers without one — and describes what this caller may reach.
+ * upstream names to callers without one — and describes what this caller may reach, with the named endpoints it may
+ * reach linked to their server cards.
  */
 import type { Request, RequestHandler } from "express";
 import type { HostDescription } from "../host/describe.js";
@@ -15,6 +16,8 @@ import { passWithoutToken } from "./auth/pass-without-token.js";
 import type { HostAuth } from "./auth/host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { selectionOf } from "./edge/request-selection.js";
+import { endpointLinksOf } from "./discovery-routes.js";
+import type { EndpointLink } from "../discovery/named-endpoints.js";
 
 /** The catalogue as anyone may read it: extension errors, sources and upstream names left out. */
 function publicView(description: HostDescription): HostDescription {
@@ -56,7 +59,7 @@ export function healthRoute(host: McpHost, auth: HostAuth | undefined, fleet?: F
  * app.get("/toolsets", ...toolsetsRoute(host, options, auth));
  */
 export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
-  const describe = async (req: Request): Promise<HostDescription> => {
+  const described = async (req: Request): Promise<HostDescription> => {
     const { selection } = selectionOf(req, options.selection);
     if (options.selection?.strict)
       assertNoUnknownToolsets(
@@ -72,6 +75,19 @@ export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: Host
       caller.scopes,
     );
     return host.describe(selection, { permitted });
+  };
+  // The named endpoints this caller may reach, each linked to its server card (docs/discovery.md).
+  const describe = async (req: Request): Promise<HostDescription & { endpoints?: EndpointLink[] }> => {
+    const description = await described(req);
+    if (options.endpoints === undefined || Object.keys(options.endpoints).length === 0) return description;
+    const permitted =
+      auth === undefined
+        ? undefined
+        : auth.permissions.permitted(
+            host.declaredToolsets().map((t) => t.name),
+            callerOf(req)?.scopes ?? [],
+          );
+    return { ...description, endpoints: endpointLinksOf(host, options, auth, req, permitted) };
   };
   const answer: RequestHandler = async (req, res, next) => {
     try {
