@@ -29,7 +29,7 @@ import {
   type ListSkillsResult,
   type ReadResourceDirectoryResult,
 } from "@modelcontextprotocol/server/ext/skills";
-import { McpHostError } from "../errors.js";
+import { isMcpHostError, McpHostError } from "../errors.js";
 import type { RequestContext, SkillFileContent } from "../extension/types.js";
 import type { Logger } from "../logger.js";
 import { isTrustedSkill } from "./extension-skills.js";
@@ -123,8 +123,11 @@ export async function readSkillFile(
     content = await file.owner.skill.read(file.source, contextOf(file.owner));
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
+    // A coded failure (the gateway's SKILL_DIGEST_MISMATCH for an upstream's file) keeps its code in the log.
+    const code = isMcpHostError(error) ? { code: error.code } : {};
     logger.error(`[extension ${file.owner.extension}] reading skill file ${uri} failed: ${(error as Error)?.message ?? String(error)}`, {
       extension: file.owner.extension,
+      ...code,
     });
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in extension "${file.owner.extension}" while reading ${uri}`);
   }
