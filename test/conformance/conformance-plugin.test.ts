@@ -167,7 +167,8 @@ for (const era of ["legacy", "modern"] as const) {
         ],
       );
       const bare = new SkillsClient((await connectV2(cleanup, (await served()).url, era)).client);
-      assert.equal(bare.supported, false, "the bare URL serves no toolset with skills, so it declares no skills extension");
+      assert.equal(bare.supported, true, "every selection declares the extension");
+      assert.deepEqual((await bare.list()).skills, [], "the bare URL serves no toolset with skills, so it lists none");
     });
 
     it("tells a subscribed client when test://watched-resource changes", async () => {

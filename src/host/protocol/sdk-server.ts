@@ -51,16 +51,19 @@ export interface ProtocolCore {
   observer?: HostObserver;
 }
 
+/**
+ * What every per-request server declares. The skills extension is among them whatever the selection serves (docs/
+ * skills.md): a selection with no skill lists none, and a client that discovered the capability once keeps working
+ * when skills come or go (a `mcp-host dev` reload, an upstream that comes up) — told by resources/list_changed.
+ */
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   prompts: { listChanged: true },
   logging: {},
   completions: {},
+  extensions: SKILLS_CAPABILITY,
 } as const;
-
-/** What a build that serves skills declares: the skills extension beside the base capabilities (docs/skills.md). */
-export const SKILLS_SERVER_CAPABILITIES = { ...SERVER_CAPABILITIES, extensions: SKILLS_CAPABILITY } as const;
 
 const MAX_COMPLETIONS = 100;
 
@@ -217,11 +220,10 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
   // A legacy session reads its core through a function, so a list change can rebind it to the new build.
   const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
   const core = lazyCore(source);
-  const skills = core.tables.skills.size > 0;
   const server = new Server(
     { name: core.name, version: core.version },
     {
-      capabilities: skills ? SKILLS_SERVER_CAPABILITIES : SERVER_CAPABILITIES,
+      capabilities: SERVER_CAPABILITIES,
       ...defined({ instructions: core.instructions }),
     },
   );
@@ -253,10 +255,9 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
   on("prompts/list", () => ({ prompts: core.tables.prompts }));
   on("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
   on("completion/complete", (request) => complete(core, request.params));
-  if (skills)
-    registerSkillMethods(
-      observedMethods(server, core.observer, info, () => core.tables),
-      { table: () => core.tables.skills, era: info.era },
-    );
+  registerSkillMethods(
+    observedMethods(server, core.observer, info, () => core.tables),
+    { table: () => core.tables.skills, era: info.era },
+  );
   return server;
 }
