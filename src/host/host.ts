@@ -319,6 +319,11 @@ export class McpHost {
     return all.filter((e) => involved.has(e.name));
   }
 
+  /** Why each skill an extension ships was left out when it was read (`SKILL_INVALID`; `mcp-host check` lists them). */
+  skillProblems(): Array<{ extension?: string; code: string; message: string }> {
+    return this.reported(this.extensions.skillProblems().map((p) => ({ ...defined({ extension: p.extension }), code: p.code, message: p.message })));
+  }
+
   /** The extensions that declare or contribute to any of `toolsets`. */
   private involvedIn(toolsets: ReadonlySet<string>): Set<string> {
     return new Set(this.declaredToolsets().flatMap((t) => (toolsets.has(t.name) ? t.extensions : [])));

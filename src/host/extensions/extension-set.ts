@@ -171,6 +171,11 @@ export class ExtensionSet {
     return [...registered, ...failed].sort(byName);
   }
 
+  /** Why skills were left out when they were read (`SKILL_INVALID`), every extension's, in load order. */
+  skillProblems(): McpHostError[] {
+    return this.list.flatMap((r) => r.skillProblems);
+  }
+
   /** What the ready extensions report as unavailable (the gateway's upstream servers that are down); `from` picks reporters. */
   unavailable(from: (extension: string) => boolean = () => true): UnavailableDescription[] {
     return this.list.filter((r) => r.status === "ready" && from(r.name)).flatMap((r) => r.unavailable);
