@@ -105,6 +105,8 @@ export class McpHost {
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
   private tools: { revision: number; catalog: ToolCatalog } | undefined;
+  /** Each selection's plan at the revision it was made for (a selection object is immutable; see `plan`). */
+  private readonly plans = new WeakMap<Selection, { revision: number; plan: SelectionPlan }>();
   private layer: ServingLayer | undefined;
 
   constructor(contents: HostContents, options: HostOptions) {
@@ -260,9 +262,18 @@ export class McpHost {
     return { active: [...plan.id.toolsets], unknown: [...plan.unknown] };
   }
 
-  /** What a selection asks for — its build's identity, its unknown names, what it may wake — resolved without building. */
+  /**
+   * What a selection asks for — its build's identity, its unknown names, what it may wake — resolved without building.
+   * Remembered per selection object for the current revision: the HTTP edge hands the same selection object to every
+   * request with the same query and headers, so a served URL is planned once per change of what is on offer.
+   */
   private plan(selection: Selection): SelectionPlan {
-    return planSelection(selection, { declared: this.declaredToolsets(), tools: this.toolCatalog() });
+    const revision = this.revisions.current;
+    const known = this.plans.get(selection);
+    if (known !== undefined && known.revision === revision) return known.plan;
+    const plan = planSelection(selection, { declared: this.declaredToolsets(), tools: this.toolCatalog() });
+    this.plans.set(selection, { revision, plan });
+    return plan;
   }
 
   /** The plan as one caller may have it (BuildOptions: `permitted`, `named`). */
