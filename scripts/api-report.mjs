@@ -29,6 +29,8 @@ const UNEXPORTED_ALLOWED = {
   SessionSubscriptions: "ServeRequestInfo.subscriptions, the host's own record of a legacy session's subscriptions (@internal)",
   FleetEvents: "Fleet.events, what createHostApp plugs in (@internal)",
   FleetRate: "Fleet.rate, what createHostApp plugs in (@internal)",
+  FleetClaims: "Fleet.claims, what the command hands the host as requestStateClaims (@internal)",
+  TaskBoard: "McpHost.tasks, what the HTTP layer reads for metrics, the operator page and listen streams (@internal)",
   HostTracing: "Observability.tracing, what the HTTP layer and the gateway start spans with (@internal)",
   RequestRates: "Observability.rates, the operator page's counters (@internal)",
   authObject: "the config's types are inferred from its zod schema, which stays internal (mcp-host/config validates)",

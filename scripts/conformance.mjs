@@ -7,11 +7,12 @@
 // `mcp-host serve only=conformance --extension conformance` (the toolset is the server's default selection, so the
 // bare URL serves it: some suite requests drop the query string). The server is started once and always stopped.
 // Our own summary (scenarios passed per suite) is printed last; exit 1 if either suite fails.
-// With v2, the extension scenarios in EXTENSIONS run too, one `--scenario ... --force` at a time (the skills extension's
-// sep-2640-* and SEP-2243's http-custom-header-server-validation, which the default suite leaves out); a SKIPPED check
-// fails them, so a server that stops declaring the skills extension cannot pass by being skipped.
-// `--extended` (opt-in, not part of `npm test`) also runs v2's 2026-07-28 draft scenarios listed in EXTENDED, one
-// `--scenario` at a time: the multi-round-trip input-required-result-* scenarios, which pass against the fixtures.
+// `--extended` (what `npm test` runs) also runs v2's 2026-07-28 scenarios outside its default suite, one `--scenario`
+// at a time: the multi-round-trip input-required-result-* drafts (EXTENDED), and the extension scenarios (TASKS:
+// every tasks-* scenario of io.modelcontextprotocol/tasks; SKILLS: the skills extension's sep-2640-* and SEP-2243's
+// http-custom-header-server-validation — forced with --force since an extension's scenarios are skipped otherwise; a
+// SKIPPED check fails the SKILLS set, so a server that stops declaring the extension cannot pass by being skipped).
+// Each passes against the fixtures.
 //
 // usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";
@@ -35,20 +36,6 @@ const SUITES = [
   { id: "v1", pkg: "conformance-v1", protocol: "2025-11-25", args: [] },
   { id: "v2", pkg: "conformance-v2", protocol: "2026-07-28", args: ["--spec-version", "2026-07-28"] },
 ];
-
-/**
- * Scenarios outside the default suite that test what the conformance plugin serves beyond it (docs/conformance.md,
- * "Extension scenarios"): run with `--force`, since the suite skips extension scenarios at 2026-07-28 otherwise.
- */
-const EXTENSIONS = {
-  id: "v2-extensions",
-  pkg: "conformance-v2",
-  protocol: "2026-07-28",
-  args: ["--spec-version", "2026-07-28", "--force"],
-  label: "extension scenarios (skills SEP-2640, Mcp-Param headers SEP-2243)",
-  skippedFails: true,
-  scenarios: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory", "http-custom-header-server-validation"],
-};
 
 /**
  * The opt-in `--extended` run: draft scenarios of 2026-07-28 (not in the default suite) that pass, run one at a time
@@ -77,6 +64,44 @@ const EXTENDED = {
     "input-required-result-validate-input",
   ],
 };
+
+/** The Tasks extension's scenarios (SEP-2663), forced: docs/tasks.md, docs/conformance.md. */
+const TASKS = {
+  id: "v2-tasks",
+  pkg: "conformance-v2",
+  protocol: "2026-07-28",
+  args: ["--spec-version", "2026-07-28", "--force"],
+  label: "tasks-* (io.modelcontextprotocol/tasks, --force)",
+  scenarios: [
+    "tasks-capability-negotiation",
+    "tasks-dispatch-and-envelope",
+    "tasks-lifecycle",
+    "tasks-mrtr-composition",
+    "tasks-mrtr-input",
+    "tasks-request-headers",
+    "tasks-request-state-removal",
+    "tasks-required-task-error",
+    "tasks-status-notifications",
+    "tasks-wire-fields",
+  ],
+};
+
+/**
+ * The skills extension's scenarios (SEP-2640) and the Mcp-Param header check (SEP-2243), forced: docs/skills.md,
+ * docs/conformance.md. A SKIPPED check fails them (`skippedFails`).
+ */
+const SKILLS = {
+  id: "v2-skills",
+  pkg: "conformance-v2",
+  protocol: "2026-07-28",
+  args: ["--spec-version", "2026-07-28", "--force"],
+  label: "sep-2640-* (io.modelcontextprotocol/skills) and http-custom-header-server-validation, --force",
+  skippedFails: true,
+  scenarios: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory", "http-custom-header-server-validation"],
+};
+
+/** Every opt-in set `--extended` runs after the default suites. */
+const EXTRA_SETS = [EXTENDED, TASKS, SKILLS];
 
 function usage(message) {
   console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--extended] [--verbose]`);
@@ -165,7 +190,7 @@ function runSuite(suite, url) {
   }));
 }
 
-/** A run of single scenarios (`--scenario NAME` each): the extension scenarios, and the `--extended` run. Exit code is the first non-zero. */
+/** The `--extended` run: each scenario of `extra.scenarios` on its own (`--scenario NAME`); exit code is the first non-zero. */
 async function runScenarios(extra, url) {
   const prepared = prepare(extra);
   const { title, outDir } = prepared;
@@ -189,14 +214,14 @@ function printSummary(results, error) {
     const baseline = r.expectedFailures ? `, expected failures from ${r.expectedFailures}` : "";
     console.log(
       `${ok ? "ok  " : "FAIL"} ${r.suite.id} ${r.title}, ${r.suite.label ?? "default suite"}: ${r.scenariosPassed}/${r.scenarios} scenarios passed ` +
-        `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings; suite exit ${r.exitCode}${baseline})`,
+        `(checks: ${r.checksPassed} passed, ${r.checksFailed} failed, ${r.warnings} warnings${r.skipped ? `, ${r.skipped} skipped by the suite` : ""}; suite exit ${r.exitCode}${baseline})`,
     );
     for (const row of r.rows.filter((row) => !row.passed)) console.log(`       ✗ ${row.name}: ${row.failures.join("; ")}`);
   }
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
   console.log(
-    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (wanted.includes("v2") ? 1 : 0) + (options.extended ? 1 : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
+    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? EXTRA_SETS.length : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
   );
   return failed === 0;
 }
@@ -223,8 +248,10 @@ try {
     if (interrupted) break;
     results.push(await runSuite(suite, url));
   }
-  if (wanted.includes("v2") && !interrupted) results.push(await runScenarios(EXTENSIONS, url));
-  if (options.extended && !interrupted) results.push(await runScenarios(EXTENDED, url));
+  for (const extra of options.extended ? EXTRA_SETS : []) {
+    if (interrupted) break;
+    results.push(await runScenarios(extra, url));
+  }
 } catch (error) {
   failure = error instanceof Error ? error.message : String(error);
 } finally {

@@ -31,6 +31,9 @@ export const ERROR_CODES = {
   MCP_PROMPT_UNKNOWN: "No upstream server offers a prompt of that name.",
   MCP_CALL_FAILED: "An upstream request failed at the transport or protocol level.",
   MCP_REQUEST_TIMEOUT: "An upstream prompt or resource request ran past its idle timeout or total cap.",
+  MCP_ANSWER_TOO_LARGE:
+    "An upstream's answer was larger than a result may be (maxResultBytes, and a quarter more); it was given up unread and the request failed.",
+  MCP_ANSWER_TOO_DEEP: "An upstream's answer nested deeper than maxJsonDepth; it was refused unparsed and the request failed.",
   MCP_REGISTRY_CLOSED: "The registry was used after close().",
   TOOL_FILTER_MATCHES_NOTHING: "An include/exclude filter leaves an upstream server with no tools.",
   EXTENSION_NAME_TAKEN: "Two extensions have the same name.",
@@ -51,6 +54,10 @@ export const ERROR_CODES = {
   TOOL_HEAP_LIMIT: "An isolated tool call ran out of its worker's heap; the worker was ended.",
   TOOL_WORKERS_BUSY: "Every worker of an isolated extension was busy and its queue was full; the call was refused.",
   TOOL_CONCURRENCY_LIMIT: "A tool already ran its most calls at once (tools.maxConcurrent) and no turn came in time; the call was refused.",
+  TASK_LIMIT:
+    "A task was refused: its caller has its most unfinished tasks (tasks.maxPerCaller), or the server keeps its most tasks and all are still running (tasks.maxTasks).",
+  TASK_LEASE_EXPIRED:
+    "A task's instance stopped renewing its lease before the task finished (it ended, or lost the fleet's Redis): the task was marked failed.",
   TOOL_RESULT_TOO_LARGE: "A tool's result was larger than the host sends (tools.maxResultBytes); the caller got an isError result instead.",
   TOOL_ISOLATION_FAILED: "A worker could not find or run an isolated tool (its module, its extension or the tool is missing, or the worker died).",
   EVENT_LOOP_BLOCKED: "The host's event loop was blocked longer than the threshold; the log names the tools that were running.",
@@ -61,8 +68,10 @@ export const ERROR_CODES = {
   HOST_ALREADY_SERVED: "A second HTTP app was made for a host that is already being served.",
   HTTP_SESSION_LIMIT: "The legacy session cap was reached.",
   HTTP_RATE_LIMITED: "A caller sent more requests a second, or more at once, than its limit (HTTP 429 with Retry-After).",
-  SCALE_OUT_REDIS_DOWN: "The fleet's Redis is unreachable or too slow: events stay on this instance and rate limits are not enforced until it is back.",
+  SCALE_OUT_REDIS_DOWN:
+    "The fleet's Redis is unreachable or too slow: events stay on this instance, and rate limits and used request states are counted per instance until it is back.",
   HTTP_CONNECTION_LIMIT: "A connection was closed at once: the server, or its client address, held its most connections.",
+  HTTP_LISTEN_FAILED: "mcp-host could not listen on its HTTP (or metrics) address: the port is in use, or the address cannot be bound.",
   MCP_TOOL_DENIED: "A call to an upstream tool was refused: deniedTools hides it, or it needed approval that was not given.",
   MCP_OUTPUT_INVALID: "An upstream tool's structuredContent does not match the outputSchema it declares.",
   CLI_USAGE: "The mcp-host command was given arguments it does not understand.",

@@ -23,6 +23,8 @@ export type {
   ToolHandler,
   ToolResult,
   ToolContext,
+  TaskControl,
+  TaskSupport,
   RequestContext,
   SelectionView,
   ResourceSpec,

@@ -32,7 +32,10 @@ export interface SecretRedactor {
   learn(...secrets: readonly string[]): void;
   /** `text` with every known secret replaced by `<redacted>`; the same string when none occurs. */
   redact(text: string): string;
-  /** A copy of a JSON-like value with every string in it redacted (keys too); the value itself when nothing changed. */
+  /**
+   * A copy of a JSON-like value with every string in it redacted (keys too); the value itself when nothing changed.
+   * Past 64 levels a subtree is redacted as its JSON text, and replaced whole by `<redacted>` when that cannot be done.
+   */
   redactValue<T>(value: T): T;
   /** True when it knows no secret at all (every call is then the identity). */
   readonly empty: boolean;
@@ -48,6 +51,7 @@ function escapeForRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** How deep the walk goes; a subtree below is redacted as its JSON text (it fails closed, never passes unread). */
 const MAX_DEPTH = 64;
 
 /**
@@ -75,9 +79,31 @@ export function createSecretRedactor(secrets: readonly string[] = []): SecretRed
     return found === undefined || typeof text !== "string" ? text : text.replace(found, REDACTED);
   };
 
+  /**
+   * A subtree below the walk's depth, redacted as its JSON text: itself when no secret is in it, else the redacted
+   * text parsed back — or the whole subtree replaced by `<redacted>` when it cannot be written as JSON (nested past
+   * the stack, a cycle) or its redacted text no longer parses (a secret that spans JSON syntax).
+   */
+  const deepest = (value: object): unknown => {
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      return REDACTED;
+    }
+    const redacted = redact(text);
+    if (redacted === text) return value;
+    try {
+      return JSON.parse(redacted);
+    } catch {
+      return REDACTED;
+    }
+  };
+
   const walk = (value: unknown, depth: number): unknown => {
     if (typeof value === "string") return redact(value);
-    if (typeof value !== "object" || value === null || depth >= MAX_DEPTH) return value;
+    if (typeof value !== "object" || value === null) return value;
+    if (depth >= MAX_DEPTH) return deepest(value);
     if (Array.isArray(value)) {
       let out: unknown[] | undefined;
       value.forEach((item, i) => {

@@ -1,6 +1,7 @@
 // src/secret-redactor.ts: the one redactor every output goes through. Every form a secret takes in output (as it is,
 // inside a JSON string, URL-encoded) is replaced; the longest of overlapping secrets wins; a secret too short to
-// redact is ignored; credentials learned at run time are bounded; values are copied only where something changed.
+// redact is ignored; credentials learned at run time are bounded; values are copied only where something changed;
+// a value nested deeper than the walk goes is redacted all the same (issue 30 §3: it used to pass as it was).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createSecretRedactor, MIN_SECRET_LENGTH, REDACTED } from "../src/secret-redactor.js";
@@ -40,6 +41,30 @@ describe("SecretRedactor", () => {
     assert.equal(out.untouched, untouched, "a part with no secret is the same object");
     assert.equal(value.content[0]!.text, "key sk-123456", "the input is not changed");
     assert.equal(redactor.redactValue(untouched), untouched);
+  });
+
+  it("fails closed past the walk's depth: a deep secret is redacted, a subtree that cannot be written is replaced", () => {
+    const secret = "sk-deep-123456";
+    const redactor = createSecretRedactor([secret]);
+    const nest = (depth: number, bottom: unknown): unknown => {
+      let value = bottom;
+      for (let i = 0; i < depth; i++) value = { a: value };
+      return value;
+    };
+    for (const depth of [63, 64, 65, 100, 1_000]) {
+      const out = redactor.redactValue({ structuredContent: nest(depth, { key: secret, [secret]: [secret] }) });
+      const text = JSON.stringify(out);
+      assert.ok(!text.includes(secret), `the secret, ${depth} deep, was left in`);
+      assert.deepEqual(out, { structuredContent: nest(depth, { key: REDACTED, [REDACTED]: [REDACTED] }) }, `${depth} deep`);
+    }
+    // A deep part with no secret is the same object; one too deep to write as JSON (or a cycle) is replaced whole.
+    const clean = nest(100, { key: "fine" });
+    assert.equal(redactor.redactValue(clean), clean);
+    const cycle: Record<string, unknown> = { key: secret };
+    cycle.self = cycle;
+    assert.deepEqual(redactor.redactValue(nest(70, cycle)), nest(64, REDACTED));
+    const tooDeep = nest(200_000, secret); // JSON.stringify overflows the stack on it
+    assert.deepEqual(redactor.redactValue({ top: tooDeep }), { top: nest(63, REDACTED) });
   });
 
   it("is the identity when it knows nothing", () => {

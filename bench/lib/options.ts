@@ -1,9 +1,10 @@
 /**
  * The suite's command line. `npm run bench` runs every scenario at full length; `--quick` runs each measurement
- * for about a second (a smoke run: numbers are rough, correctness checks are the same); `--scenario` picks one
+ * for about a second (numbers are rough, correctness checks are the same); `--smoke` for a few calls (the smoke tests
+ * of `npm test`: numbers mean nothing); `--scenario` picks one
  * or more; `--concurrency` and `--peers` narrow a run (for a profile or a quick look).
  *
- *   npm run bench -- [--quick] [--scenario echo[,sessions]] [--concurrency 16] [--peers mcp-host,sdk-v2]
+ *   npm run bench -- [--quick | --smoke] [--scenario echo[,sessions]] [--concurrency 16] [--peers mcp-host,sdk-v2]
  *                    [--rounds N] [--seconds S] [--out DIR] [--cpu-prof [--profile-peers mcp-host,sdk-v2]]
  *                    [--ops call] [--compare-cli ../main/dist/cli/main.js]
  */
@@ -18,6 +19,8 @@ import { SCENARIO_NAMES, type ScenarioName } from "./results.js";
 
 export interface Options {
   quick: boolean;
+  /** `--smoke`: windows of a few calls, targets not judged (the smoke tests of `npm test`). */
+  smoke: boolean;
   scenarios: ScenarioName[];
   /** Where latest.json and latest.md go (default bench/results). */
   out: string;
@@ -40,6 +43,12 @@ const OPS: readonly string[] = ["call", "list", "churn"] satisfies Op[];
 
 export const FULL_TIMING: Timing = { measureMs: 2000, warmupMs: 500, firstWarmupMs: 3000, rounds: 4 };
 export const QUICK_TIMING: Timing = { measureMs: 750, warmupMs: 250, firstWarmupMs: 500, rounds: 2 };
+/**
+ * `--smoke`: every window as short as can be — each worker still makes at least one checked call per window — so a
+ * scenario's smoke test in `npm test` checks that it runs and answers right, whatever the machine's load; its
+ * numbers mean nothing (speed is `npm run bench`'s to judge).
+ */
+export const SMOKE_TIMING: Timing = { measureMs: 40, warmupMs: 10, firstWarmupMs: 40, rounds: 2 };
 
 export const DEFAULT_OUT = fileURLToPath(new URL("../results", import.meta.url));
 
@@ -65,6 +74,7 @@ export function parseOptions(argv: readonly string[]): Options {
     strict: true,
     options: {
       quick: { type: "boolean" },
+      smoke: { type: "boolean" },
       scenario: { type: "string", multiple: true },
       concurrency: { type: "string" },
       peers: { type: "string" },
@@ -97,12 +107,14 @@ export function parseOptions(argv: readonly string[]): Options {
   });
   const compareCli = values["compare-cli"] === undefined ? undefined : resolve(values["compare-cli"]);
   if (compareCli !== undefined && !existsSync(compareCli)) throw new Error(`--compare-cli: no built CLI at ${compareCli} (build that checkout first)`);
-  const quick = values.quick ?? false;
-  const base = quick ? QUICK_TIMING : FULL_TIMING;
+  const smoke = values.smoke ?? false;
+  const quick = (values.quick ?? false) || smoke;
+  const base = smoke ? SMOKE_TIMING : quick ? QUICK_TIMING : FULL_TIMING;
   const seconds = positive(values.seconds, "seconds");
   const rounds = positive(values.rounds, "rounds");
   return {
     quick,
+    smoke,
     scenarios: scenarios as ScenarioName[],
     out: values.out ?? DEFAULT_OUT,
     ...(concurrency ? { concurrency } : {}),

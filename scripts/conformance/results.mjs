@@ -56,7 +56,16 @@ export function summariseScenarios(scenarios, dir, { skippedFails = false } = {}
     const count = (status) => list.filter((c) => c.status === status).length;
     const failed = (c) => c.status === "FAILURE" || (skippedFails && c.status === "SKIPPED");
     const failures = list.filter(failed).map((c) => `${c.id}: ${c.status === "SKIPPED" ? "skipped: " : ""}${c.errorMessage ?? c.description ?? "failed"}`);
-    return { name, passed: failures.length === 0, missing: false, success: count("SUCCESS"), failure: failures.length, warning: count("WARNING"), failures };
+    return {
+      name,
+      passed: failures.length === 0,
+      missing: false,
+      success: count("SUCCESS"),
+      failure: failures.length,
+      warning: count("WARNING"),
+      skipped: count("SKIPPED"),
+      failures,
+    };
   });
   const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
   return {
@@ -66,5 +75,6 @@ export function summariseScenarios(scenarios, dir, { skippedFails = false } = {}
     checksPassed: sum("success"),
     checksFailed: sum("failure"),
     warnings: sum("warning"),
+    skipped: sum("skipped"),
   };
 }

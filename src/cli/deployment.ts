@@ -22,8 +22,10 @@ import { redactWrites } from "../observe/redacted-writes.js";
 import { createSecretRedactor, type SecretRedactor } from "../secret-redactor.js";
 import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
-import { toolLimitsOf } from "./listen-options.js";
-import { scaleOutSecrets } from "./scale-out.js";
+import { taskOptionsOf, toolLimitsOf } from "./listen-options.js";
+import { literalEnvSecrets, literalSecretWarning } from "./literal-secrets.js";
+import { fleetFor, scaleOutSecrets } from "./scale-out.js";
+import type { Fleet } from "../scale-out/fleet.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
 import { defined } from "../defined.js";
@@ -48,6 +50,8 @@ export interface Deployment {
   authKinds: readonly string[];
   /** Logs, metrics and traces of what the deployment serves (the config's `logging`, `metrics`, `tracing`). */
   observability: Observability;
+  /** This instance's part in the fleet (`scaleOut:`), for `serve` (loadDeployment's `joinFleet`). */
+  fleet?: Fleet;
 }
 
 /** The deployment's name and version: the config's, else its package.json's, else mcp-host's. */
@@ -124,6 +128,9 @@ export async function gatewayOver(
     servers,
     startupTimeoutMs: config.startupTimeoutMs,
     remoteServers: config.remoteServers,
+    // What an upstream may answer is bounded as what a client may send and get: the same keys.
+    maxResultBytes: config.tools.maxResultBytes,
+    maxJsonDepth: config.http.maxJsonDepth,
     logger: logger.child("gateway"),
     ...(observability === undefined ? {} : { observer: observability.gatewayObserver }),
     ...defined({ redactor }),
@@ -165,7 +172,7 @@ export async function readDeploymentConfig(
   redactor?: SecretRedactor,
 ): Promise<Awaited<ReturnType<typeof loadConfig>>> {
   const loaded = await loadConfig({ cwd: resolve(settings.cwd), env, ...(settings.config ? { file: resolve(settings.config) } : {}) });
-  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config));
+  redactor?.learn(...loaded.secrets, ...scaleOutSecrets(loaded.config), ...literalEnvSecrets(loaded.config, loaded.secrets).map((l) => l.value));
   return { ...loaded, config: withOverrides(loaded.config, overridesOf(settings, selectionArgument)) };
 }
 
@@ -179,12 +186,17 @@ export function refuseUnknownAuthKinds(read: { config: DeploymentConfig; source?
  * @example
  * const { host, config } = await loadDeployment(settings, process.env, { logLevel: "info", selectionArgument: true });
  */
-export async function loadDeployment(settings: CliSettings, env: Env, options: { logLevel: LogLevel; selectionArgument: boolean }): Promise<Deployment> {
+export async function loadDeployment(
+  settings: CliSettings,
+  env: Env,
+  options: { logLevel: LogLevel; selectionArgument: boolean; joinFleet?: boolean },
+): Promise<Deployment> {
   const cwd = resolve(settings.cwd);
   checkFolder(cwd);
   const loaded = await readDeploymentConfig(settings, env, options.selectionArgument);
   const { config } = loaded;
-  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config)]);
+  const literals = literalEnvSecrets(config, loaded.secrets);
+  const redactor = createSecretRedactor([...loaded.secrets, ...scaleOutSecrets(config), ...literals.map((l) => l.value)]);
   // What reaches stderr around the logger (the SDK's console lines, an extension's console.error, the final error).
   redactWrites(process.stderr, redactor);
   const logger = createPinoLogger({
@@ -194,6 +206,7 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   });
   // What libraries print (the SDK's own warnings) becomes log lines too, never raw text on stderr or stdout.
   routeConsoleTo(logger);
+  for (const literal of literals) logger.warn(literalSecretWarning(literal), { code: "MCP_CREDENTIALS_INLINE", key: literal.key });
   const observability = observabilityOf(config, logger);
   const names = namesOf(settings, env, config);
   const extensions = await loadWanted(cwd, config, names, logger);
@@ -202,19 +215,25 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
   refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
   const gateway = await gatewayFor(config, logger, observability, redactor);
+  // `serve` takes part in the fleet (`scaleOut:`): its Redis also records which sealed request states were used.
+  const fleet = options.joinFleet ? await fleetFor(config, logger) : undefined;
+  // The gateway joins as one more extension; the load failures go along either way, so a named extension that did not
+  // load is a failed extension in every report (check, /healthz, the banner) whether or not the config has servers.
+  const gatewayEntry = gateway ? [{ extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : [];
   const host = buildHost(
-    gateway ? [...extensions.extensions, { extension: gateway.extension, source: "the config's servers", packageName: "mcp-host" }] : extensions,
+    { extensions: [...extensions.extensions, ...gatewayEntry], failures: extensions.failures },
     {
       name,
       version,
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
+      tasks: taskOptionsOf(config),
       ...defined({ searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       redactor,
       // In a fleet every instance signs requestState with the same key, so a call's next round may land on any of them.
-      ...defined({ requestStateKey: config.scaleOut?.stateKey }),
+      ...defined({ requestStateKey: config.scaleOut?.stateKey, requestStateClaims: fleet?.claims }),
       ...(config.instructions ? { instructions: config.instructions } : {}),
     },
   );
@@ -241,5 +260,6 @@ export async function loadDeployment(settings: CliSettings, env: Env, options: {
     authKinds: kinds,
     observability,
     ...(gateway ? { gateway } : {}),
+    ...(fleet ? { fleet } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * `auth` option has the config section's own shape), and its `tools` section as the host's tool limits.
  */
 import type { DeploymentConfig } from "../config/index.js";
+import type { HostTaskOptions } from "../host/host-options.js";
 import type { ToolCallLimits } from "../host/protocol/tool-limits.js";
 import type { ListenOptions } from "../http/listen.js";
 import type { Fleet } from "../scale-out/fleet.js";
@@ -40,6 +41,7 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     streamMaxAgeMs: http.streamMaxAgeMs,
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
+    trustProxy: http.trustProxy,
     ...(http.cors ? { cors: { origin: http.cors.origin === "*" ? true : http.cors.origin } } : {}),
     ...(config.auth ? { auth: config.auth } : {}),
     ui: http.ui ? { path: http.uiPath } : false,
@@ -56,6 +58,16 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
  */
 export function toolLimitsOf(config: DeploymentConfig): ToolCallLimits {
   return { maxConcurrent: config.tools.maxConcurrent, queueMs: config.tools.queueMs, maxResultBytes: config.tools.maxResultBytes };
+}
+
+/**
+ * The config's `tasks:` as the host's task options (docs/tasks.md); a fleet adds its store and lease (`serve`).
+ * @example
+ * buildHost(extensions, { name, tasks: taskOptionsOf(config) });
+ */
+export function taskOptionsOf(config: DeploymentConfig): HostTaskOptions {
+  const { maxPerCaller, maxTasks, ttlMs, maxTtlMs, pollIntervalMs } = config.tasks;
+  return { maxTasks, limits: { maxPerCaller, ttlMs: Math.min(ttlMs, maxTtlMs), maxTtlMs, pollIntervalMs } };
 }
 
 /**

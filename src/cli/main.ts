@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `mcp-host` command. A usage or configuration error exits 2 and any other failure 1, each with one clear
- * report on stderr (a configuration report lists every problem, one per line); stdout carries only what the
+ * The `mcp-host` command. A usage or configuration error exits 2 and any other failure 1 — at once, even for a
+ * long-running command whose start-up failed — each with one clear report on stderr (a configuration report lists every problem, one per line); stdout carries only what the
  * command was asked to print (and, for stdio, only the protocol).
  */
 import { isMcpHostError, type McpHostErrorCode, messageOf } from "../errors.js";
@@ -58,6 +58,8 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const coded = isMcpHostError(error);
     process.stderr.write(`mcp-host: ${coded ? `${error.code}: ` : ""}${messageOf(error)}\n`);
-    process.exitCode = coded && USAGE_CODES.has(error.code) ? 2 : 1;
+    // Exit now: a failed start-up may leave a timer, a socket or a child's pipe that would keep the process alive
+    // without a word (a serve on a busy port did). The exit guard ends any upstream process group still running.
+    process.exit(coded && USAGE_CODES.has(error.code) ? 2 : 1);
   },
 );

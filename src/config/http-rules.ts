@@ -1,8 +1,10 @@
 /**
  * The rules of `http:` that one key's schema cannot express: a whole request cannot be given less time than its
- * headers (`http.requestTimeoutMs` at least `http.headersTimeoutMs`; Node refuses the reverse), and a cap per
- * client address above the cap in all would never apply.
+ * headers (`http.requestTimeoutMs` at least `http.headersTimeoutMs`; Node refuses the reverse), a cap per
+ * client address above the cap in all would never apply, and every address `http.trustProxy` lists must be one
+ * `proxy-addr` (express's parser of it) reads.
  */
+import proxyAddr from "proxy-addr";
 import type { PathProblem } from "./problems.js";
 import { HTTP_TIMING_DEFAULTS, isRecord } from "./schema-parts.js";
 
@@ -37,5 +39,26 @@ export function httpProblems(http: unknown): PathProblem[] {
       message: `must be at most http.maxConnections (${all}); to cap only the total, set both to the same number`,
     });
   }
+  out.push(...trustProxyProblems(http.trustProxy));
   return out;
+}
+
+/** Each entry of a `trustProxy` list that is not an address, a CIDR or a range name. */
+function trustProxyProblems(trust: unknown): PathProblem[] {
+  if (!Array.isArray(trust)) return [];
+  return trust.flatMap((entry, i) => {
+    if (typeof entry !== "string" || entry === "") return [];
+    try {
+      proxyAddr.compile([entry]);
+      return [];
+    } catch {
+      return [
+        {
+          code: "CONFIG_INVALID",
+          path: ["http", "trustProxy", i],
+          message: `${JSON.stringify(entry)} is not an address, a CIDR or one of loopback, linklocal, uniquelocal; write e.g. "10.0.0.0/8" or "loopback"`,
+        },
+      ];
+    }
+  });
 }

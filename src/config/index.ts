@@ -16,4 +16,4 @@ export { BUILT_IN_AUTH_KINDS } from "./schema-servers.js";
 export type { CommonServerConfig, HttpServerConfig, ServerAuthConfig, ServerConfig, StdioServerConfig } from "./schema-servers.js";
 export type { AuthConfig } from "./schema-auth.js";
 export { RANGES as CONFIG_RANGES } from "./schema-parts.js";
-export { SEARCH_PLACES as CONFIG_SEARCH_PLACES } from "./read-config-file.js";
+export { configSearchPlaces } from "./config-explorer.js";

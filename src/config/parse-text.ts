@@ -1,5 +1,5 @@
 /**
- * The YAML and JSON loaders (cosmiconfig's quote the offending text, which may be a secret: docs/design.md §12). A
+ * The YAML and JSON loaders, plugged into cosmiconfig (whose own quote the offending text: docs/design.md §12). A
  * syntax error becomes a problem with the file, line and column and a reason in our words; duplicate keys are
  * errors, not silently last-wins; a file holding only comments counts as empty.
  */

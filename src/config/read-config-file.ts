@@ -1,59 +1,17 @@
 /**
- * Finds and reads the configuration file: the first of SEARCH_PLACES in the given folder that exists and is not
- * empty, or the one `--config` names. Only that folder is read — never its parents, never the working folder — so
- * a config lying elsewhere can never take effect. mcp-host reads these files itself rather than through
- * cosmiconfig (docs/design.md §12 says why); the loaders are parse-text.ts and load-js.ts, and whatever goes wrong
- * becomes problems.
+ * Finds and reads the configuration file through cosmiconfig 9 (config-explorer.ts): the first search place in the
+ * project folder that exists and is not empty — after what the folder's meta configuration says (meta-config.ts) —
+ * or the one `--config` names. Only the project folder is read: never its parents, the home folder or the folder
+ * the command was started in, so a configuration lying elsewhere can never take effect. Whatever goes wrong becomes
+ * problems, with the file and (for YAML and JSON) the line and column.
  */
-import { readFile } from "node:fs/promises";
-import { basename, extname, join, resolve } from "node:path";
+import { readdir } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
+import type { PublicExplorer } from "cosmiconfig";
 import { ConfigFileError } from "./config-file-error.js";
-import { loadJsFile } from "./load-js.js";
-import { loadJsonText, loadYamlText } from "./parse-text.js";
+import { configExplorer } from "./config-explorer.js";
+import { checkMetaConfig, LOADABLE_EXTENSIONS, type MetaConfig } from "./meta-config.js";
 import type { PathProblem } from "./problems.js";
-import { isRecord } from "./schema-parts.js";
-
-/**
- * Where a configuration is looked for, in this order, in the given folder only; the first found wins.
- * @example
- * SEARCH_PLACES[0] // "package.json" (its "mcp-host" key)
- */
-export const SEARCH_PLACES: readonly string[] = [
-  "package.json",
-  ".mcp-hostrc",
-  ".mcp-hostrc.json",
-  ".mcp-hostrc.yaml",
-  ".mcp-hostrc.yml",
-  ".mcp-hostrc.js",
-  ".mcp-hostrc.cjs",
-  ".mcp-hostrc.mjs",
-  "mcp-host.config.js",
-  "mcp-host.config.cjs",
-  "mcp-host.config.mjs",
-  "mcp-host.config.json",
-  "mcp-host.config.yaml",
-  "mcp-host.config.yml",
-];
-
-type Loader = (file: string, content: string) => unknown;
-
-const js: Loader = (file) => loadJsFile(file);
-/** By extension; a file without one (`.mcp-hostrc`) is YAML, which JSON also is. */
-const LOADERS: Record<string, Loader> = {
-  ".json": loadJsonText,
-  ".yaml": loadYamlText,
-  ".yml": loadYamlText,
-  "": loadYamlText,
-  ".js": js,
-  ".mjs": js,
-  ".cjs": js,
-};
-
-/** What an entry of the search that cannot be read as a file means: nothing there (as cosmiconfig 9 treated it). */
-const NOT_A_FILE = new Set(["ENOENT", "ENOTDIR", "EISDIR", "EACCES"]);
-
-/** A package.json without an "mcp-host" key: passed over by the search, a problem when named. */
-const NO_KEY = Symbol("no mcp-host key");
 
 /** What reading found: the raw configuration (undefined when there is none), its file, and file-level problems. */
 export interface ReadConfig {
@@ -71,67 +29,85 @@ function explicitFileProblem(file: string): string | undefined {
   if ([".ts", ".mts", ".cts"].includes(ext)) {
     return `${file}: TypeScript config files are not supported (Node 20 cannot run TypeScript, and mcp-host does not compile it); use mcp-host.config.mjs`;
   }
-  if (!Object.hasOwn(LOADERS, ext)) return `${file}: mcp-host cannot read ${JSON.stringify(ext)} files; use .yaml, .yml, .json, .js, .mjs or .cjs`;
+  if (!LOADABLE_EXTENSIONS.includes(ext)) return `${file}: mcp-host cannot read ${JSON.stringify(ext)} files; use .yaml, .yml, .json, .js, .mjs or .cjs`;
   return undefined;
 }
 
 function readFailure(file: string, error: unknown): ReadConfig {
   if (error instanceof ConfigFileError) return { raw: undefined, source: file, problems: error.problems };
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") return problem(`the config file ${file} does not exist`);
-  if (code === "EISDIR") return problem(`${file} is a folder, not a config file`);
-  if (code === "EACCES" || code === "EPERM") return problem(`${file} cannot be read (permission denied)`);
-  return problem(`${file} cannot be read${typeof code === "string" ? ` (${code})` : ""}`);
-}
-
-/** The configuration `content` of `file` holds: undefined when empty (or only comments), NO_KEY for such a package.json. */
-async function parse(file: string, content: string): Promise<unknown> {
-  if (content.trim() === "") return undefined;
-  const loaded = await LOADERS[extname(file)]!(file, content);
-  if (basename(file) !== "package.json") return loaded;
-  const config = isRecord(loaded) ? loaded["mcp-host"] : undefined;
-  return config === undefined || config === null ? NO_KEY : config;
-}
-
-async function readNamed(file: string): Promise<ReadConfig> {
-  const refused = explicitFileProblem(file);
-  if (refused !== undefined) return problem(refused);
-  let config: unknown;
-  try {
-    config = await parse(file, await readFile(file, "utf8"));
-  } catch (error) {
-    return readFailure(file, error);
-  }
-  if (config === NO_KEY) return problem(`${file} has no "mcp-host" key`);
-  return { raw: config, source: file, problems: [] };
-}
-
-async function search(dir: string): Promise<ReadConfig> {
-  for (const place of SEARCH_PLACES) {
-    const file = join(dir, place);
-    let content: string;
-    try {
-      content = await readFile(file, "utf8");
-    } catch (error) {
-      if (NOT_A_FILE.has((error as { code?: unknown } | null)?.code as string)) continue;
-      return readFailure(file, error);
-    }
-    let config: unknown;
-    try {
-      config = await parse(file, content);
-    } catch (error) {
-      return readFailure(file, error);
-    }
-    if (config !== undefined && config !== NO_KEY) return { raw: config, source: file, problems: [] };
-  }
-  return { raw: undefined, problems: [] };
+  const failed = error as { code?: unknown; filepath?: unknown; path?: unknown } | null;
+  const where = typeof failed?.filepath === "string" ? failed.filepath : typeof failed?.path === "string" ? failed.path : file;
+  const code = failed?.code;
+  if (code === "ENOENT") return problem(`the config file ${where} does not exist`);
+  if (code === "EISDIR") return problem(`${where} is a folder, not a config file`);
+  if (code === "EACCES" || code === "EPERM") return problem(`${where} cannot be read (permission denied)`);
+  // Never the message: a parser's (cosmiconfig's own, for a meta configuration) quotes the text, which may be a secret.
+  const kind = error instanceof Error ? error.name : "an error";
+  return problem(`${where} cannot be read${typeof code === "string" ? ` (${code})` : ` (${kind})`}`);
 }
 
 /**
- * Reads the configuration: `file` (relative to `cwd`) when given, else the first of SEARCH_PLACES in `cwd`.
+ * True when `dir` may hold a configuration: a meta configuration, package.json's `mcp-host` key, or a name of the
+ * search's (`.mcp-hostrc*`, `mcp-host.config.*`, `.config/mcp-hostrc*`). Most starts (a desktop client's stdio
+ * server) have none, and are spared loading cosmiconfig; the search itself is cosmiconfig's.
+ */
+async function mayHoldConfig(dir: string): Promise<boolean> {
+  const names = async (folder: string) => readdir(folder).catch(() => [] as string[]);
+  const here = await names(dir);
+  if (here.some((name) => name.startsWith(".mcp-hostrc") || name.startsWith("mcp-host.config."))) return true;
+  return here.includes(".config") && (await names(join(dir, ".config"))).some((name) => name.startsWith("mcp-hostrc"));
+}
+
+/** What a meta configuration with problems reads as. */
+function refusedMeta(meta: MetaConfig): ReadConfig {
+  return { raw: undefined, ...(meta.file === undefined ? {} : { source: meta.file }), problems: meta.problems };
+}
+
+/** Runs `use` with a new explorer of `dir`; a problem when cosmiconfig refuses to make one, or `use` fails. */
+async function explore(dir: string, meta: MetaConfig, where: string, use: (explorer: PublicExplorer) => Promise<ReadConfig>): Promise<ReadConfig> {
+  let explorer: PublicExplorer;
+  try {
+    explorer = configExplorer(dir);
+  } catch (error) {
+    return readFailure(meta.file ?? dir, error);
+  }
+  try {
+    return await use(explorer);
+  } catch (error) {
+    return readFailure(where, error);
+  }
+}
+
+async function readNamed(dir: string, file: string): Promise<ReadConfig> {
+  const refused = explicitFileProblem(file);
+  if (refused !== undefined) return problem(refused);
+  // cosmiconfig reads the project folder's meta configuration whenever an explorer is made: it is checked first.
+  const meta = await checkMetaConfig(dir);
+  if (meta.problems.length > 0) return refusedMeta(meta);
+  return explore(dir, meta, file, async (explorer) => {
+    const result = await explorer.load(file);
+    if (result === null) return problem(`${file} has no "mcp-host" key`);
+    return { raw: result.config, source: result.filepath, problems: [] };
+  });
+}
+
+async function search(dir: string): Promise<ReadConfig> {
+  const meta = await checkMetaConfig(dir);
+  if (meta.problems.length > 0) return refusedMeta(meta);
+  if (meta.file === undefined && !meta.packageKey && !(await mayHoldConfig(dir))) return { raw: undefined, problems: [] };
+  return explore(dir, meta, dir, async (explorer) => {
+    const result = await explorer.search(dir);
+    if (result === null || result.isEmpty === true) return { raw: undefined, problems: [] };
+    return { raw: result.config, source: result.filepath, problems: [] };
+  });
+}
+
+/**
+ * Reads the configuration: `file` (relative to `cwd`) when given, else the search of the project folder `cwd`.
  * @example
  * const { raw, source, problems } = await readConfigFile({ cwd: "/srv/app" });
  */
 export async function readConfigFile(options: { cwd: string; file?: string }): Promise<ReadConfig> {
-  return options.file === undefined ? search(resolve(options.cwd)) : readNamed(resolve(options.cwd, options.file));
+  const dir = resolve(options.cwd);
+  return options.file === undefined ? search(dir) : readNamed(dir, resolve(dir, options.file));
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { authSchema } from "./schema-auth.js";
+import { CALLER_SHARES, type CallerShareKey, callerShare } from "../per-caller-share.js";
 import { HTTP_TIMING_DEFAULTS, hostName, intRange, originString, ranged, text } from "./schema-parts.js";
 import { loggingSchema, metricsSchema, tracingSchema, uiKeys } from "./schema-observe.js";
 import { scaleOutSchema } from "./schema-scale-out.js";
@@ -39,12 +40,15 @@ const httpSchema = z.strictObject({
     .default("/mcp"),
   allowedHosts: z.array(hostName).default([]),
   allowedOrigins: z.array(originString).default([]),
+  // Which peers may say who the client is, as express's `trust proxy`; each address is checked by http-rules.ts.
+  trustProxy: z.union([z.boolean(), intRange(0, 1_000), z.array(text)]).default(false),
   cors: corsSchema.optional(),
   legacy: z.enum(["stateful", "stateless", "reject"]).default("stateful"),
   sessionIdleTtlMs: ranged("http.sessionIdleTtlMs").default(1_800_000),
   maxSessions: ranged("http.maxSessions").default(10_000),
-  maxSessionsPerCaller: ranged("http.maxSessionsPerCaller").default(100),
-  maxListenStreamsPerCaller: ranged("http.maxListenStreamsPerCaller").default(32),
+  // The per-caller shares have no fixed default: unset, each is half its table, at most its absolute default (below).
+  maxSessionsPerCaller: ranged("http.maxSessionsPerCaller").optional(),
+  maxListenStreamsPerCaller: ranged("http.maxListenStreamsPerCaller").optional(),
   maxSubscriptionsPerSession: ranged("http.maxSubscriptionsPerSession").default(256),
   maxSubscriptionUriLength: ranged("http.maxSubscriptionUriLength").default(2_048),
   maxBodyBytes: ranged("http.maxBodyBytes").default(4_194_304),
@@ -56,7 +60,7 @@ const httpSchema = z.strictObject({
   maxConnectionsPerAddress: ranged("http.maxConnectionsPerAddress").default(256),
   callerRequestsPerSecond: ranged("http.callerRequestsPerSecond").default(0),
   callerBurst: ranged("http.callerBurst").default(100),
-  callerMaxConcurrent: ranged("http.callerMaxConcurrent").default(128),
+  callerMaxConcurrent: ranged("http.callerMaxConcurrent").optional(),
   maxJsonDepth: ranged("http.maxJsonDepth").default(64),
   streamMaxAgeMs: ranged("http.streamMaxAgeMs").default(86_400_000),
   ...uiKeys,
@@ -73,11 +77,33 @@ const endpointsSchema = z.record(
   text,
 );
 
+type HttpShape = z.output<typeof httpSchema>;
+
+/** `http:` with every per-caller share it leaves unset filled in from its table (src/per-caller-share.ts). */
+function withCallerShares(http: HttpShape): HttpShape & { [key in CallerShareKey]: number } {
+  const share = (key: CallerShareKey) => http[key] ?? callerShare(http[CALLER_SHARES[key].table], CALLER_SHARES[key].most);
+  return {
+    ...http,
+    maxSessionsPerCaller: share("maxSessionsPerCaller"),
+    maxListenStreamsPerCaller: share("maxListenStreamsPerCaller"),
+    callerMaxConcurrent: share("callerMaxConcurrent"),
+  };
+}
+
 /** What one tool may take of the host (docs/design.md §16): calls at once, how long a call waits for a turn, its result's size. */
 const toolsSchema = z.strictObject({
   maxConcurrent: ranged("tools.maxConcurrent").default(64),
   queueMs: ranged("tools.queueMs").default(1_000),
   maxResultBytes: ranged("tools.maxResultBytes").default(8_388_608),
+});
+
+/** MCP tasks (docs/tasks.md): each caller's share of unfinished tasks, how many are kept, their TTL and poll interval. */
+const tasksSchema = z.strictObject({
+  maxPerCaller: ranged("tasks.maxPerCaller").default(16),
+  maxTasks: ranged("tasks.maxTasks").default(10_000),
+  ttlMs: ranged("tasks.ttlMs").default(3_600_000),
+  maxTtlMs: ranged("tasks.maxTtlMs").default(86_400_000),
+  pollIntervalMs: ranged("tasks.pollIntervalMs").default(1_000),
 });
 
 /**
@@ -93,8 +119,9 @@ export const deploymentConfigSchema = z.strictObject({
   extensions: extensionsSchema.prefault({}),
   selection: selectionSchema.prefault({}),
   endpoints: endpointsSchema.default({}),
-  http: httpSchema.prefault({}),
+  http: httpSchema.transform(withCallerShares).prefault({}),
   tools: toolsSchema.prefault({}),
+  tasks: tasksSchema.prefault({}),
   auth: authSchema.optional(),
   logging: loggingSchema.prefault({}),
   // `metrics:` written with nothing under it (YAML null) turns metrics on with the defaults.

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { PathProblem } from "./problems.js";
 import { knownKeys, numberBounds, schemaAt, valueAt } from "./schema-walk.js";
-import { closestKey } from "./suggest.js";
+import { closestKey } from "../suggest.js";
 
 type Issue = z.core.$ZodIssue;
 

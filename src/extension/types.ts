@@ -84,11 +84,41 @@ export interface ToolContext extends RequestContext {
   /** The tool's own name (as its extension declared it). */
   readonly tool: string;
   /**
-   * Reports progress when the client asked for it (a progress token); otherwise does nothing. Never throws.
+   * Reports progress when the client asked for it (a progress token); otherwise does nothing. Never throws. In a
+   * call that runs as an MCP task, the message (else `progress/total`) becomes the task's `statusMessage`.
    * @example await ctx.progress(3, 10, "indexing");
    */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Present when this call may run as an MCP task (docs/tasks.md): the tool declares `taskSupport` and the client
+   * declared the `io.modelcontextprotocol/tasks` extension on this request. Absent otherwise.
+   */
+  readonly task?: TaskControl;
 }
+
+/**
+ * A call's side of an MCP task. The host answers the client with a task once the call has run longer than the tool's
+ * `taskAfterMs` (or when the handler calls `start()`); the handler goes on, and what it returns becomes the task's
+ * result. Returning `inputRequired(...)` from a call that is a task parks the task in `input_required`; the client's
+ * `tasks/update` answers run the handler again with them, as a multi-round-trip retry would.
+ */
+export interface TaskControl {
+  /** True once the call runs as a task (the client was answered with its id). */
+  readonly running: boolean;
+  /** The task's id once it runs as one. */
+  readonly taskId?: string;
+  /**
+   * Makes the call a task now, if it is not one yet; resolves once the task is recorded and any instance of the
+   * deployment can answer `tasks/get` for it.
+   * @example await ctx.task?.start("export queued");
+   */
+  start(statusMessage?: string): Promise<void>;
+  /** Sets the task's `statusMessage`: what `tasks/get` shows while it works. Does nothing before the call is a task. */
+  status(message: string): void;
+}
+
+/** Whether a tool may run as an MCP task (docs/tasks.md). */
+export type TaskSupport = "never" | "optional" | "required";
 
 /** What a tool returns: a result, or a request for input (elicitation, sampling, roots) made with `inputRequired`. */
 export type ToolResult = CallToolResult | InputRequiredResult;
@@ -139,6 +169,20 @@ export interface ToolSpec<S extends SchemaInput = SchemaInput> {
   meta?: Record<string, unknown>;
   /** Overrides the host's tool timeout for this tool. */
   timeoutMs?: number;
+  /**
+   * Whether a call may run as an MCP task (`io.modelcontextprotocol/tasks`, docs/tasks.md): `never` (the default);
+   * `optional` — a client that declared the extension is answered with a task once the call runs longer than
+   * `taskAfterMs`, any other client waits for the result; `required` — only a client that declared it may call
+   * the tool (others get -32021).
+   */
+  taskSupport?: TaskSupport;
+  /**
+   * How long a task-supporting call runs before the client is answered with a task (ms, default 0: at the first
+   * moment the handler has not settled). A call that settles sooner is answered with its result.
+   */
+  taskAfterMs?: number;
+  /** How long the host keeps this tool's tasks from their creation (ms; default and bound: the host's `tasks` settings). */
+  taskTtlMs?: number;
   /**
    * Whether the host checks `structuredContent` against `outputSchema` (default true). `false` is for a tool whose
    * result was checked already — the gateway's upstream tools, which the registry checks under the server's policy.

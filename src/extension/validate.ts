@@ -9,6 +9,7 @@ import { describeValue } from "../describe-value.js";
 import { McpHostError } from "../errors.js";
 import { toolsetNameProblem } from "./toolset-name.js";
 import { isolationProblems } from "./validate-isolation.js";
+import { taskProblems } from "./validate-tasks.js";
 import type { McpExtension } from "./types.js";
 import { defined } from "../defined.js";
 
@@ -67,6 +68,7 @@ const ITEM_CHECKS: Record<(typeof CONTRIBUTION_ARRAYS)[number], ItemCheck> = {
     p.name(where, item, "name", '"search"');
     p.fn(where, item, "handler", '(args, ctx) => ({ content: [{ type: "text", text: "…" }] })', true);
     p.toolset(where, item);
+    p.list.push(...taskProblems(where, item));
   },
   resources: (p, where, item) => {
     p.name(where, item, "uri", '"notes://readme"');

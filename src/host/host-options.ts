@@ -2,12 +2,15 @@
  * The options `buildHost` takes. The host core never reads files or environment variables: the CLI and the
  * config loader turn those into this object.
  */
+import type { SharedClaims } from "./protocol/used-states.js";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { SecretRedactor } from "../secret-redactor.js";
 import type { ServerFactory } from "./built-server.js";
 import type { ToolCallLimits } from "./protocol/tool-limits.js";
 import type { HostObserver } from "./observer.js";
+import type { TaskLimits } from "../tasks/task-board.js";
+import type { TaskStore } from "../tasks/task-store.js";
 
 export interface HostOptions {
   /** The server name clients see. */
@@ -38,6 +41,11 @@ export interface HostOptions {
    * process of a multi-process deployment the same key so a retry may land on any of them.
    */
   requestStateKey?: string | Uint8Array;
+  /**
+   * Where a multi-process deployment records which sealed `requestState`s were used, so each is accepted once across
+   * every process (the fleet's Redis, `scaleOut.redis`). Each process also remembers what it saw itself.
+   */
+  requestStateClaims?: SharedClaims;
   /** Debounce of list-changed notifications after an offer change (default 50 ms). */
   listChangedDebounceMs?: number;
   /**
@@ -67,4 +75,18 @@ export interface HostOptions {
    * and moves time with `advance(ms)`.
    */
   clock?: Clock;
+  /** Long-running tools as MCP tasks (docs/tasks.md): where tasks are kept, and their bounds. */
+  tasks?: HostTaskOptions;
+}
+
+/** How a host keeps its MCP tasks (config `tasks:`; docs/tasks.md). */
+export interface HostTaskOptions {
+  /** Where tasks are kept; default: in this process's memory. A fleet gives Redis's (`scaleOut.redis`). */
+  store?: TaskStore;
+  /** This instance's name, on the tasks it runs (default `"local"`; a fleet's instance id). */
+  instance?: string;
+  /** Unfinished tasks per caller, TTLs, poll interval, lease; see `TaskLimits`. */
+  limits?: Partial<TaskLimits>;
+  /** Tasks kept in memory at once, finished ones first to go (default 10 000; the in-memory store only). */
+  maxTasks?: number;
 }

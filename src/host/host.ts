@@ -27,12 +27,14 @@ import { ToolActivity } from "./monitor/tool-activity.js";
 import { requestStateSealer, type RequestStateSealer } from "./protocol/request-state.js";
 import { ToolCallGate } from "./protocol/tool-limits.js";
 import { Revision } from "./revision.js";
-import { expandKeywords, resolveSelection, selectionKey, type Selection } from "./selection.js";
-import { buildIdentity, PLAIN_VIEW, toolsetsBehind, viewOfIdentity, type BuildView } from "./build/build-view.js";
-import { pickedToolsets, resolveView } from "./build/resolve-view.js";
+import type { Selection } from "./selection.js";
+import { toolsetsBehind, type BuildId } from "./build/build-id.js";
+import { narrowPlan, planSelection, type SelectionPlan } from "./build/selection-plan.js";
 import { toolCatalogFrom, type ToolCatalog } from "./extensions/tool-catalog.js";
 import { answerNotServed, OPEN_SERVING, type HostServing, type ServingLayer } from "./serving-port.js";
 import { defined } from "../defined.js";
+import { taskBoardFor } from "./task-board-of.js";
+import type { TaskBoard } from "../tasks/task-board.js";
 
 export type { OfferChange } from "./extensions/change-feed.js";
 
@@ -58,6 +60,11 @@ export interface BuildOptions {
    * another build), only they are woken, and `describe` lists only them. Default: every toolset.
    */
   permitted?: readonly string[];
+  /**
+   * With `permitted`: the toolsets the caller itself named (default: every name the selection writes). Those it may
+   * not reach are reported as unknown, exactly like names nobody declared (a narrow token learns nothing of them).
+   */
+  named?: readonly string[];
   /** Set up dormant extensions the selection names (default true); false builds what is ready now. */
   wake?: boolean;
 }
@@ -88,10 +95,18 @@ export class McpHost {
   private readonly isolation: ToolIsolation;
   private readonly activity: ToolActivity | undefined;
   private readonly toolGate: ToolCallGate;
+  /**
+   * Long-running calls as MCP tasks (docs/tasks.md): shared by every build, since a task outlives its request. What
+   * the HTTP layer reads for `/metrics`, the operator page and listen streams.
+   * @internal
+   */
+  readonly tasks: TaskBoard;
   private monitor: EventLoopMonitor | undefined;
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
   private tools: { revision: number; catalog: ToolCatalog } | undefined;
+  /** Each selection's plan at the revision it was made for (a selection object is immutable; see `plan`). */
+  private readonly plans = new WeakMap<Selection, { revision: number; plan: SelectionPlan }>();
   private layer: ServingLayer | undefined;
 
   constructor(contents: HostContents, options: HostOptions) {
@@ -101,10 +116,14 @@ export class McpHost {
     this.builds = new BuildCache(options.maxBuilds ?? 256);
     this.changes = new ChangeFeed(options.listChangedDebounceMs ?? 50, this.clock);
     this.revisions = new Revision(this.builds, this.changes, () => this.defaultsSignature());
-    this.requestState = requestStateSealer(options.requestStateKey);
+    this.requestState = requestStateSealer({
+      clock: this.clock,
+      ...defined({ key: options.requestStateKey, shared: options.requestStateClaims }),
+    });
     this.isolation = new ToolIsolation(this.logger);
     this.activity = options.eventLoopWarnMs === false ? undefined : new ToolActivity();
     this.toolGate = new ToolCallGate(options.toolLimits ?? {}, this.clock);
+    this.tasks = taskBoardFor(options, this.clock, this.logger);
     this.extensions = new ExtensionSet({
       logger: this.logger,
       clock: this.clock,
@@ -165,6 +184,7 @@ export class McpHost {
     this.lifecycle = "stopped";
     this.revisions.stop();
     this.monitor?.stop();
+    await this.tasks.close();
     await this.isolation.close();
     await this.extensions.dispose();
   }
@@ -236,12 +256,38 @@ export class McpHost {
     return this.catalog.toolsets;
   }
 
-  /** The active toolsets and the unknown names (toolsets, and `tools=<name>` for tools) of a selection, without building anything. */
-  activeFor(selection: Selection): { active: string[]; unknown: string[] } {
-    const resolved = resolveSelection(this.declaredToolsets(), selection);
-    if (selection.tools.size === 0) return resolved;
-    const { unknown } = resolveView(selection, resolved.active, this.toolCatalog());
-    return { active: resolved.active, unknown: [...resolved.unknown, ...unknown].sort() };
+  /**
+   * The active toolsets and the unknown names (toolsets, and `tools=<name>` for tools) of a selection, without building
+   * anything. With `permitted`, one caller's: a `tools=` name that reaches only toolsets it may not reach is unknown.
+   */
+  activeFor(selection: Selection, options: Pick<BuildOptions, "permitted" | "named"> = {}): { active: string[]; unknown: string[] } {
+    const plan = this.planFor(selection, options);
+    return { active: [...plan.id.toolsets], unknown: [...plan.unknown] };
+  }
+
+  /**
+   * What a selection asks for — its build's identity, its unknown names, what it may wake — resolved without building.
+   * Remembered per selection object for the current revision: the HTTP edge hands the same selection object to every
+   * request with the same query and headers, so a served URL is planned once per change of what is on offer.
+   */
+  private plan(selection: Selection): SelectionPlan {
+    const revision = this.revisions.current;
+    const known = this.plans.get(selection);
+    if (known !== undefined && known.revision === revision) return known.plan;
+    const plan = planSelection(selection, { declared: this.declaredToolsets(), tools: this.toolCatalog() });
+    this.plans.set(selection, { revision, plan });
+    return plan;
+  }
+
+  /** The plan as one caller may have it (BuildOptions: `permitted`, `named`). */
+  private planFor(selection: Selection, options: Pick<BuildOptions, "permitted" | "named">): SelectionPlan {
+    const plan = this.plan(selection);
+    if (options.permitted === undefined) return plan;
+    const reachable = new Set(options.permitted);
+    const declared = new Set(this.declaredToolsets().map((t) => t.name));
+    const named = options.named ?? [...selection.named, ...(selection.only ?? [])];
+    const hidden = [...new Set(named)].filter((name) => declared.has(name) && !reachable.has(name));
+    return narrowPlan(plan, reachable, hidden);
   }
 
   /** Who offers which tool name (for `tools=`), computed once per revision like the toolset catalog. */
@@ -280,18 +326,21 @@ export class McpHost {
    */
   async build(selection: Selection, options: BuildOptions = {}): Promise<BuiltServer> {
     this.ensureRunning();
-    const permitted = options.permitted === undefined ? undefined : new Set(options.permitted);
-    if (options.wake !== false) await this.wake(this.namedBy(selection).filter((name) => permitted?.has(name) ?? true));
-    const resolved = resolveSelection(this.declaredToolsets(), selection);
-    const active = permitted ? resolved.active.filter((name) => permitted.has(name)) : resolved.active;
-    const { view, unknown } = resolveView(selection, active, this.toolCatalog(), permitted);
-    return builtServerOf(await this.compiled(active, view), unknown.length === 0 ? resolved.unknown : [...resolved.unknown, ...unknown].sort());
+    const planned = () => this.planFor(selection, options);
+    let plan = planned();
+    if (options.wake !== false && (await this.wakePlanned(plan))) plan = planned();
+    return builtServerOf(await this.compiled(plan.id), plan.unknown);
   }
 
-  /** The toolsets a selection names (keywords expanded), and those its single tools come from: what it may wake. */
-  private namedBy(selection: Selection): string[] {
-    const named = expandKeywords([...selection.named, ...(selection.only ?? [])], this.declaredToolsets());
-    return [...named, ...pickedToolsets(selection, this.toolCatalog())];
+  /**
+   * Sets up the dormant extensions a plan names (docs/design.md §4 rule 11); true when that changed what is on offer,
+   * so the plan is made again (a woken extension's dynamic offer may add the tools a `tools=` name asks for).
+   */
+  private async wakePlanned(plan: SelectionPlan): Promise<boolean> {
+    if (plan.wake.length === 0) return false;
+    const before = this.revisions.current;
+    await this.wake(plan.wake);
+    return this.revisions.current !== before;
   }
 
   /**
@@ -362,7 +411,9 @@ export class McpHost {
     this.layer = layer;
     this.revisions.changed(undefined, false);
     return {
-      compiled: (toolsets) => this.compiled(toolsets, viewOfIdentity(toolsets)),
+      plan: (selection) => this.plan(selection),
+      wake: (plan) => this.wakePlanned(plan),
+      compiled: (id) => this.compiled(id),
       close: () => {
         if (this.layer !== layer) return;
         this.layer = undefined;
@@ -390,18 +441,17 @@ export class McpHost {
     }
   }
 
-  /** The cached build of an already resolved active set and view; compiled once per key even under concurrency. */
-  private compiled(active: readonly string[], view: BuildView = PLAIN_VIEW): Promise<CompiledBuild> {
+  /** The cached build of an identity; compiled once per key even under concurrency. */
+  private compiled(id: BuildId): Promise<CompiledBuild> {
     this.ensureRunning();
-    const identity = buildIdentity([...new Set(active)].sort(), view);
-    const key = selectionKey(identity);
     const observer = this.options.observer;
-    if (observer?.build !== undefined) return this.observedCompile(observer, key, identity);
-    return this.builds.getOrBuild(key, toolsetsBehind(identity, view), () => this.compileNow(key, identity));
+    if (observer?.build !== undefined) return this.observedCompile(observer, id);
+    return this.builds.getOrBuild(id.key, toolsetsBehind(id), () => this.compileNow(id));
   }
 
   /** A cache lookup the observer hears of: a hit, or a miss and how long compiling took. */
-  private observedCompile(observer: HostObserver, key: string, active: readonly string[]): Promise<CompiledBuild> {
+  private observedCompile(observer: HostObserver, id: BuildId): Promise<CompiledBuild> {
+    const { key } = id;
     const hit = this.builds.has(key);
     const note = (event: ObservedBuild) => {
       try {
@@ -411,22 +461,20 @@ export class McpHost {
       }
     };
     if (hit) note({ key, hit: true });
-    return this.builds.getOrBuild(key, toolsetsBehind(active, viewOfIdentity(active)), async () => {
+    return this.builds.getOrBuild(key, toolsetsBehind(id), async () => {
       const started = performance.now();
-      const compiled = await this.compileNow(key, active);
+      const compiled = await this.compileNow(id);
       note({ key, hit: false, durationMs: performance.now() - started });
       return compiled;
     });
   }
 
-  private compileNow(key: string, active: readonly string[]): Promise<CompiledBuild> {
+  private compileNow(id: BuildId): Promise<CompiledBuild> {
     return compileBuild({
       records: this.extensions.records,
-      active,
-      view: viewOfIdentity(active),
+      id,
       ...defined({ searchAbove: this.options.searchAbove }),
       toolsetText: (name) => this.toolsetText(name),
-      key,
       revision: this.revisions.current,
       name: this.name,
       version: this.version,
@@ -442,6 +490,7 @@ export class McpHost {
       isolate: (extension, spec) => this.isolation.handlerFor(extension, spec),
       ...defined({ activity: this.activity, observer: this.options.observer }),
       toolGate: this.toolGate,
+      tasks: this.tasks,
     });
   }
 

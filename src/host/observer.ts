@@ -5,8 +5,12 @@
  * pays one `undefined` check per request.
  */
 
-/** How a `tools/call` ended, as metrics and audit lines count it. */
-export type ToolCallOutcome = "ok" | "isError" | "timeout" | "refused";
+import type { TaskEvent } from "../tasks/task-board.js";
+
+export type { TaskEvent };
+
+/** How a `tools/call` ended, as metrics and audit lines count it (`task`: answered with an MCP task, which goes on). */
+export type ToolCallOutcome = "ok" | "isError" | "timeout" | "refused" | "task";
 
 /** The tool a `tools/call` named, once routed (absent when no tool of that name is on the selection). */
 export interface ObservedTool {
@@ -87,4 +91,6 @@ export interface HostObserver {
   request?(request: ObservedRequest): RequestObservation | undefined;
   /** A build-cache lookup. */
   build?(event: ObservedBuild): void;
+  /** An MCP task started or ended (docs/tasks.md): its tool, owner, status, and how long it ran. */
+  task?(event: TaskEvent): void;
 }

@@ -4,7 +4,7 @@
  * separate from building so every rule can be pinned by a test without a server.
  */
 import { McpHostError } from "../errors.js";
-import { viewOfIdentity, viewSuffix } from "./build/build-view.js";
+import { closestKey } from "../suggest.js";
 import { defined } from "../defined.js";
 
 /**
@@ -178,13 +178,13 @@ export function resolveSelection(declared: readonly DeclaredToolsetFlags[], sele
 }
 
 /**
- * The build cache key: sorted unique active names joined by `,` — so `?a&b`, `?b&a` and `?toolsets=a,b` share one —
- * then, for a build's own list (see build-view.ts), its view: `core,spaces&readonly&search`.
+ * The key of a set of active toolsets: sorted unique names joined by `,` — so `?a&b`, `?b&a` and `?toolsets=a,b`
+ * share one. A build's key adds its view (build/build-id.ts: `core,spaces&readonly&search`).
  * @example
  * selectionKey(["spaces", "core", "spaces"]) // "core,spaces"
  */
 export function selectionKey(active: readonly string[]): string {
-  return sortedUnique(active).join(",") + viewSuffix(viewOfIdentity(active));
+  return sortedUnique(active).join(",");
 }
 
 /** Where a request's selection can come from, in order of precedence. */
@@ -247,24 +247,39 @@ function quoteList(names: readonly string[]): string {
 export const UNKNOWN_TOOL_PREFIX = "tools=";
 
 /**
+ * The unknown names, said for a person: the toolsets (each with "did you mean" when one of `known` is close) and the
+ * tools apart. `known` is what the caller may use — with auth on, only the toolsets its token reaches, so a
+ * suggestion never names a toolset it could not use.
+ * @example
+ * unknownNamesText(["tiem", "tools=nosuch"], ["text", "time"]) // 'unknown toolset "tiem" (did you mean "time"?) and unknown tool "nosuch" (…)'
+ */
+export function unknownNamesText(unknown: readonly string[], known: readonly string[]): string {
+  const names = sortedUnique(unknown.filter((name) => !name.startsWith(UNKNOWN_TOOL_PREFIX)));
+  const tools = sortedUnique(unknown.filter((name) => name.startsWith(UNKNOWN_TOOL_PREFIX)).map((name) => name.slice(UNKNOWN_TOOL_PREFIX.length)));
+  const guessed = names.map((name) => {
+    const guess = closestKey(name, known);
+    return guess === undefined ? JSON.stringify(name) : `${JSON.stringify(name)} (did you mean ${JSON.stringify(guess)}?)`;
+  });
+  return [
+    ...(names.length === 0 ? [] : [`unknown toolset${names.length === 1 ? "" : "s"} ${guessed.join(", ")}`]),
+    ...(tools.length === 0 ? [] : [`unknown tool${tools.length === 1 ? "" : "s"} ${quoteList(tools)} (no active or declared toolset offers it)`]),
+  ].join(" and ");
+}
+
+/**
  * Strict mode (rule 9): refuses a selection that used names nobody declared. Throws `SELECTION_UNKNOWN_TOOLSET`
- * listing the unknown toolsets and tools and the declared toolsets, all sorted. Does nothing when `unknown` is empty.
+ * listing the unknown toolsets (with "did you mean") and tools and the toolsets the caller may use, all sorted. Does
+ * nothing when `unknown` is empty. With auth on, `declared` is only what the caller's token reaches.
  * @example
  * assertNoUnknownToolsets(resolveSelection(declared, selection).unknown, declared.map((t) => t.name));
  */
 export function assertNoUnknownToolsets(unknown: readonly string[], declared: readonly string[]): void {
   if (unknown.length === 0) return;
-  const names = sortedUnique(unknown.filter((name) => !name.startsWith(UNKNOWN_TOOL_PREFIX)));
-  const tools = sortedUnique(unknown.filter((name) => name.startsWith(UNKNOWN_TOOL_PREFIX)).map((name) => name.slice(UNKNOWN_TOOL_PREFIX.length)));
   const known = sortedUnique(declared);
   const offered = known.length === 0 ? "no toolsets are declared" : `declared toolsets: ${quoteList(known)}`;
-  const parts = [
-    ...(names.length === 0 ? [] : [`unknown toolset${names.length === 1 ? "" : "s"} ${quoteList(names)}`]),
-    ...(tools.length === 0 ? [] : [`unknown tool${tools.length === 1 ? "" : "s"} ${quoteList(tools)} (no active or declared toolset offers it)`]),
-  ];
   throw new McpHostError(
     "SELECTION_UNKNOWN_TOOLSET",
-    `${parts.join(" and ")} in the selection; ${offered}. ` +
+    `${unknownNamesText(unknown, known)} in the selection; ${offered}. ` +
       "Use one of the declared names, or turn off selection.strict to serve unknown names with a warning.",
   );
 }

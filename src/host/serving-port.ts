@@ -8,23 +8,30 @@
  * started is simply rebuilt on its next request. One layer at a time: a second is refused, never a silent take-over.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { BuildId } from "./build/build-id.js";
 import type { BuildCore, CompiledBuild } from "./build/compiled-build.js";
+import type { SelectionPlan } from "./build/selection-plan.js";
 import type { NodeHandler } from "./built-server.js";
+import type { Selection } from "./selection.js";
 
 /** What the serving layer gives the host. */
 export interface ServingLayer {
   /**
-   * The handler of one build (what its serverFactory receives as `handler`). `build.toolsets` is the build's own
-   * identity list: key anything by `selectionKey(build.toolsets)` and hand it back to `compiled` as it is — it carries
-   * the build's view (readonly, single tools, search: build/build-view.ts), which a copy of the names would lose.
+   * The handler of one build (what its serverFactory receives as `handler`). `build.id` is the build's identity: key
+   * anything by `build.id.key` and hand `build.id` back to `compiled` — it carries the build's view (readonly, single
+   * tools, search), which a copy of the toolset names would lose.
    */
   handlerFor(build: BuildCore): NodeHandler;
 }
 
 /** What the host gives the serving layer back: the seams only it needs. */
 export interface HostServing {
-  /** The cached build of an identity list the port was handed, exactly as given (nothing resolved, nothing woken). */
-  compiled(toolsets: readonly string[]): Promise<CompiledBuild>;
+  /** What a selection asks for, resolved against what is declared and offered now; nothing is built or woken. */
+  plan(selection: Selection): SelectionPlan;
+  /** Sets up the dormant extensions a (narrowed) plan names; true when that changed the offer (plan again, then). */
+  wake(plan: SelectionPlan): Promise<boolean>;
+  /** The cached build of an identity, exactly as given (nothing resolved, nothing woken). */
+  compiled(id: BuildId): Promise<CompiledBuild>;
   /** Detaches the layer: builds made from now on answer 503 until serving starts again. */
   close(): void;
 }

@@ -9,12 +9,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request } from "express";
 import type { Clock } from "../clock.js";
 import type { McpHost } from "../host/host.js";
-import { OPEN_SERVING } from "../host/serving-port.js";
+import { OPEN_SERVING, type HostServing } from "../host/serving-port.js";
 import { createHostAuth, type HostAuth } from "./auth/host-auth.js";
 import type { HostAuthOptions } from "./auth/host-auth-options.js";
 import { createEdge } from "./edge/edge.js";
 import { originCheck } from "./edge/dns-rebinding.js";
 import { finalErrorHandler } from "./edge/final-error-handler.js";
+import { HTTP_DEFAULTS, LINGER } from "./edge/http-defaults.js";
+import { lingerAfterEarlyAnswers } from "./edge/lingering-close.js";
+import { compileTrustProxy, type TrustProxy } from "./edge/client-address.js";
+import { factsOf } from "./edge/request-facts.js";
 import { sendJsonRpcError } from "./edge/jsonrpc-response.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
@@ -72,11 +76,13 @@ function expressRequests(app: express.Express): (req: IncomingMessage, res: Serv
 }
 
 /** The app's other routes (the MCP path is the edge's): CORS and the Origin check first, as for MCP. */
-function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined, observation: ReturnType<typeof observeEdge>) {
+function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined, observation: ReturnType<typeof observeEdge>, trust: TrustProxy) {
   const path = options.path ?? "/mcp";
   const logger = host.logger.child("http");
   const rest = express();
   rest.disable("x-powered-by");
+  // express's req.ip and req.protocol follow the same trust as the MCP path's facts.
+  rest.set("trust proxy", trust);
   // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
   if (auth?.metadata !== undefined) rest.use(auth.metadata);
   // Server cards and the catalog: public discovery documents as well, with their own CORS (docs/discovery.md).
@@ -113,14 +119,16 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
   // is given one of its own.
   const clock = options.clock ?? host.clock;
   const appOptions: HostAppOptions = { ...options, clock };
+  const trust = compileTrustProxy(appOptions.trustProxy);
   const path = appOptions.path ?? "/mcp";
   const logger = host.logger.child("http");
   const auth = appOptions.auth === undefined ? undefined : createHostAuth(authOnClock(appOptions.auth, clock), { path, logger: logger.child("auth") });
   if (auth !== undefined) warnUnguarded(host, auth);
   const observation = observeEdge(host, appOptions);
   const limits = new CallerLimits({ ...appOptions, clock, ...defined({ shared: appOptions.scaleOut?.rate }) }, logger);
-  const routes = restRoutes(host, appOptions, auth, observation);
+  const routes = restRoutes(host, appOptions, auth, observation, trust);
   let endpoints: SelectionEndpoints | undefined;
+  let serving: HostServing | undefined;
   const selections = new SelectionServer({
     host,
     options: appOptions,
@@ -130,19 +138,28 @@ export function createHostApp(host: McpHost, options: HostAppOptions = {}): Host
     get endpoints() {
       return endpoints!;
     },
-  });
-  endpoints = new SelectionEndpoints(host, appOptions, host[OPEN_SERVING](selections));
-  routes.finish(endpoints, limits);
-  const failed = (error: unknown, req: IncomingMessage, res: ServerResponse) => finalErrorHandler(host, logger)(error, req as Request, res as never, () => {});
-  const listener = createEdge({
-    host,
-    options: appOptions,
-    authenticated: auth !== undefined,
-    observe: observation.middleware,
-    rest: routes.rest,
-    failed,
+    get serving() {
+      return serving!;
+    },
     ...(host.options.serverFactory === undefined ? {} : { expressify: expressRequests(routes.rest) }),
   });
+  serving = host[OPEN_SERVING](selections);
+  endpoints = new SelectionEndpoints(host, appOptions, serving);
+  routes.finish(endpoints, limits);
+  const edge = createEdge({
+    options: appOptions,
+    observe: observation.middleware,
+    rest: routes.rest,
+    mcp: (req, res) => void selections.route(req, res),
+  });
+  // A refusal sent before the body was read still reaches a client that is still sending (lingering-close.ts).
+  const maxBytes = LINGER.bodyLimits * (appOptions.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes);
+  const lingering = lingerAfterEarlyAnswers(edge, { maxBytes, maxMs: LINGER.ms, clock });
+  // Every request's facts know whom to believe about the client before anything asks who the caller is.
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    factsOf(req).trust = trust;
+    lingering(req, res);
+  };
   const app = express();
   app.disable("x-powered-by");
   app.use((req, res) => listener(req, res));

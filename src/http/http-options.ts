@@ -6,6 +6,7 @@ import type { Clock } from "../clock.js";
 import type { Observability } from "../observe/observability.js";
 import type { Fleet } from "../scale-out/fleet.js";
 import type { HostAuthOptions } from "./auth/host-auth-options.js";
+import type { TrustProxySetting } from "./edge/client-address.js";
 
 /** How 2025-era clients are served: with sessions, without, or not at all. */
 export type LegacyMode = "stateful" | "stateless" | "reject";
@@ -67,6 +68,13 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   allowedOrigins?: string[];
   /** Check Host and Origin (default true). */
   dnsRebindingProtection?: boolean;
+  /**
+   * Which peers may say who the client is, as express's `trust proxy` (default `false`: the socket peer is the
+   * client): `true`, a hop count, or addresses, CIDRs and `loopback`, `linklocal`, `uniquelocal`. From a trusted
+   * proxy, `X-Forwarded-For` gives the caller's address (rates, per-caller shares, log lines) and
+   * `X-Forwarded-Proto`/`Forwarded` the scheme of the URLs auth advertises. The connection caps stay per socket peer.
+   */
+  trustProxy?: TrustProxySetting;
   /** CORS, off unless given: `{ origin: [...] }` or `true` for any origin. A CORS origin is an allowed origin. */
   cors?: CorsOptions | boolean;
   selection?: SelectionOptions;

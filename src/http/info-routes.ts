@@ -12,7 +12,9 @@ import type { Fleet } from "../scale-out/fleet.js";
 import { assertNoUnknownToolsets } from "../host/selection.js";
 import { callerOf } from "./auth/bearer-auth.js";
 import { healthOf } from "./health.js";
+import { defined } from "../defined.js";
 import { passWithoutToken } from "./auth/pass-without-token.js";
+import { answeredHostRefusal } from "./edge/final-error-handler.js";
 import type { HostAuth } from "./auth/host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { selectionOf } from "./edge/request-selection.js";
@@ -59,41 +61,44 @@ export function healthRoute(host: McpHost, auth: HostAuth | undefined, fleet?: F
  * app.get("/toolsets", ...toolsetsRoute(host, options, auth));
  */
 export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: HostAuth | undefined): RequestHandler[] {
-  const described = async (req: Request): Promise<HostDescription> => {
-    const { selection } = selectionOf(req, options.selection);
-    if (options.selection?.strict)
-      assertNoUnknownToolsets(
-        host.activeFor(selection).unknown,
-        host.declaredToolsets().map((t) => t.name),
-      );
-    if (auth === undefined) return host.describe(selection);
-    const caller = callerOf(req);
-    // A caller without a token wakes nothing: what dormant extensions would add shows once someone with a token asks.
-    if (caller === undefined) return publicView(await host.describe(selection, { wake: false }));
-    const permitted = auth.permissions.permitted(
+  /** The toolsets this request's caller may reach (undefined: every one — no auth, or the public catalogue). */
+  const permittedOf = (req: Request): string[] | undefined => {
+    const caller = auth === undefined ? undefined : callerOf(req);
+    if (auth === undefined || caller === undefined) return undefined;
+    return auth.permissions.permitted(
       host.declaredToolsets().map((t) => t.name),
       caller.scopes,
     );
-    return host.describe(selection, { permitted });
   };
-  // The named endpoints this caller may reach, each linked to its server card (docs/discovery.md).
-  const describe = async (req: Request): Promise<HostDescription & { endpoints?: EndpointLink[] }> => {
-    const description = await described(req);
-    if (options.endpoints === undefined || Object.keys(options.endpoints).length === 0) return description;
-    const permitted =
+  const describe = async (req: Request, permitted: string[] | undefined): Promise<HostDescription> => {
+    const { selection, named } = selectionOf(req, options.selection);
+    // Checked as the caller may have the selection: a name it may not reach is as unknown as one nobody declared.
+    if (options.selection?.strict)
+      assertNoUnknownToolsets(host.activeFor(selection, defined({ permitted, named })).unknown, permitted ?? host.declaredToolsets().map((t) => t.name));
+    if (auth === undefined) return host.describe(selection);
+    // A caller without a token wakes nothing: what dormant extensions would add shows once someone with a token asks.
+    if (permitted === undefined) return publicView(await host.describe(selection, { wake: false }));
+    return host.describe(selection, { permitted, named });
+  };
+  /** The named endpoints this caller may reach, each linked to its server card (docs/discovery.md); none configured: none. */
+  const endpointsOf = (req: Request): { endpoints?: EndpointLink[] } => {
+    if (options.endpoints === undefined || Object.keys(options.endpoints).length === 0) return {};
+    // Without a token the catalogue lists the endpoints any valid token reaches: those no scope guards.
+    const reachable =
       auth === undefined
         ? undefined
         : auth.permissions.permitted(
             host.declaredToolsets().map((t) => t.name),
             callerOf(req)?.scopes ?? [],
           );
-    return { ...description, endpoints: endpointLinksOf(host, options, auth, req, permitted) };
+    return { endpoints: endpointLinksOf(host, options, auth, req, reachable) };
   };
   const answer: RequestHandler = async (req, res, next) => {
+    const permitted = permittedOf(req);
     try {
-      res.json(await describe(req));
+      res.json({ ...(await describe(req, permitted)), ...endpointsOf(req) });
     } catch (error) {
-      next(error);
+      if (!answeredHostRefusal(error, host, res, permitted)) next(error);
     }
   };
   if (auth === undefined) return [answer];

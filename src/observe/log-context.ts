@@ -12,6 +12,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /** What a log line written now is about. */
 export interface LogFields {
   requestId?: string;
+  /** The caller's address (behind a trusted proxy, the client it forwarded for: `http.trustProxy`). */
+  client?: string;
   extension?: string;
   toolset?: string;
   tool?: string;

@@ -38,6 +38,8 @@ export interface GaugeSources {
   extensionStatuses?(): readonly { status: string }[];
   /** Each upstream server's state (`up`, `starting`, `unavailable`, `closed`). */
   upstreams?(): readonly { server: string; state: string }[];
+  /** MCP tasks kept now, by status (docs/tasks.md). */
+  tasks?(): Readonly<Record<string, number>>;
 }
 
 export interface HttpSample {
@@ -58,6 +60,7 @@ export interface ToolSample {
 }
 
 const UPSTREAM_STATES = ["up", "starting", "unavailable", "closed"] as const;
+const TASK_STATES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
 const EXTENSION_STATES = ["ready", "failed", "dormant", "pending"] as const;
 
 function guarded<T>(read: (() => T) | undefined, fallback: T): T {
@@ -105,7 +108,7 @@ export class HostMetrics {
     });
     this.toolCalls = new Counter({
       name: "mcp_host_tool_calls_total",
-      help: "Tool calls, by toolset, tool and outcome (ok, isError, timeout, refused).",
+      help: "Tool calls, by toolset, tool and outcome (ok, isError, timeout, refused, task).",
       labelNames: ["toolset", "tool", "outcome"],
       registers,
     });
@@ -203,6 +206,16 @@ export class HostMetrics {
       collect() {
         const statuses = guarded(sources().extensionStatuses, []);
         for (const status of EXTENSION_STATES) this.set({ status }, statuses.filter((s) => s.status === status).length);
+      },
+    });
+    new Gauge({
+      name: "mcp_host_tasks",
+      help: "MCP tasks kept now, by status (working, input_required, completed, failed, cancelled).",
+      labelNames: ["status"],
+      registers,
+      collect() {
+        const counts = guarded(sources().tasks, {});
+        for (const status of TASK_STATES) this.set({ status }, counts[status] ?? 0);
       },
     });
     const labels = this.labels;

@@ -7,6 +7,7 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { isMcpHostError } from "../errors.js";
+import { type AnswerRefusalCode, markOf, refusalOf } from "./answers/answer-limits.js";
 import type { Redactor } from "./redact.js";
 
 /** The `code` of an error raised because a stdio child was gone before a message could be written (never sent). */
@@ -21,6 +22,8 @@ export interface Failure {
   detail: string;
   /** The JSON-RPC error code, for a rejection. */
   rpcCode?: number;
+  /** Set when the registry refused the answer (too large, too deep): the code the caller's error carries. */
+  refused?: AnswerRefusalCode;
 }
 
 const NOT_SENT_CODES: Record<string, string> = {
@@ -61,7 +64,11 @@ function isAbort(error: unknown): boolean {
  * classifyFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "…", { status: 404 })).kind // "not-sent"
  */
 export function classifyFailure(error: unknown): Failure {
+  const refused = refusalOf(error);
+  if (refused !== undefined) return { kind: "rejected", detail: error instanceof Error ? error.message : refused, refused };
   if (isMcpHostError(error)) return { kind: "rejected", detail: error.message };
+  // The registry's own answer for a stream that ended without one: the request may have run.
+  if (error instanceof ProtocolError && markOf(error) === "MCP_CALL_FAILED") return { kind: "maybe-ran", detail: error.message };
   if (error instanceof ProtocolError) {
     const message = error.message.replace(/^MCP error -?\d+: /, ""); // 2025-era servers repeat the code in the message
     return { kind: "rejected", detail: `JSON-RPC error ${error.code}: ${message}`, rpcCode: error.code };

@@ -1,10 +1,12 @@
 /**
- * The registry's time limits: resolved per server (a spec's own setting, else the registry's, else the default),
- * the clock they run on, and the two ways the registry enforces a budget — an abort signal that fires when it runs
- * out, and a wait that gives up. Every budget the registry keeps runs on `RegistryOptions.clock`, so a test can move
- * time instead of waiting for it; only the SDK's own per-request idle timeout runs on the system clock.
+ * The registry's limits: its time limits, resolved per server (a spec's own setting, else the registry's, else the
+ * default), the clock they run on, and the two ways the registry enforces a budget — an abort signal that fires when
+ * it runs out, and a wait that gives up; and the size and nesting every answer is read within (answers/). Every
+ * budget the registry keeps runs on `RegistryOptions.clock`, so a test can move time instead of waiting for it; only
+ * the SDK's own per-request idle timeout runs on the system clock.
  */
 import { systemClock, type Clock } from "../clock.js";
+import { type AnswerLimits, answerLimits } from "./answers/answer-limits.js";
 import type { RegistryOptions, ServerSpecification } from "./types.js";
 
 /** Idle timeout per request when nobody sets one. */
@@ -22,6 +24,8 @@ export interface Limits {
   startupMs: number;
   /** What every registry budget is measured on. */
   clock: Clock;
+  /** How much of an answer is read, and how deep it may nest. */
+  answers: AnswerLimits;
 }
 
 /**
@@ -36,6 +40,7 @@ export function resolveLimits(options: RegistryOptions): Limits {
     totalOf: (spec) => spec.maxTotalTimeoutMs ?? options.maxTotalTimeoutMs ?? timeoutOf(spec) * 10,
     startupMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
     clock: options.clock ?? systemClock,
+    answers: answerLimits(options),
   };
 }
 

@@ -204,7 +204,7 @@ export class McpRegistry implements AsyncDisposable {
   /**
    * Reads a resource by its listed form, `server:uri`, or any URI with `{ server }` (templates). Throws McpHostError:
    * MCP_RESOURCE_UNKNOWN, MCP_TOOL_AMBIGUOUS (naming the qualified forms), MCP_SERVER_UNKNOWN, MCP_CALL_FAILED,
-   * MCP_REQUEST_TIMEOUT.
+   * MCP_REQUEST_TIMEOUT, MCP_ANSWER_TOO_LARGE, MCP_ANSWER_TOO_DEEP.
    * @example
    * await registry.readResource("demo://resource/dynamic/text/42", { server: "everything" })
    */
@@ -238,7 +238,8 @@ export class McpRegistry implements AsyncDisposable {
 
   /**
    * Gets a prompt by its listed name, `server__prompt` or `server.prompt`. Throws McpHostError on an unknown or
-   * ambiguous name (MCP_PROMPT_UNKNOWN, MCP_TOOL_AMBIGUOUS) or a failed request (MCP_CALL_FAILED, MCP_REQUEST_TIMEOUT).
+   * ambiguous name (MCP_PROMPT_UNKNOWN, MCP_TOOL_AMBIGUOUS) or a failed request (MCP_CALL_FAILED, MCP_REQUEST_TIMEOUT,
+   * MCP_ANSWER_TOO_LARGE, MCP_ANSWER_TOO_DEEP).
    * @example
    * const prompt = await registry.getPrompt("code_review", { language: "ts" });
    */
@@ -312,7 +313,10 @@ export class McpRegistry implements AsyncDisposable {
         const ms = error.end === "total" ? this.limits.totalOf(upstream.spec) : (options.timeoutMs ?? this.limits.timeoutOf(upstream.spec));
         throw new McpHostError("MCP_REQUEST_TIMEOUT", `${subject} timed out after ${ms} ms`, { server, cause: error.cause });
       }
-      throw new McpHostError("MCP_CALL_FAILED", `${subject} failed: ${upstream.redact(error.failure.detail)}`, { server, cause: error.cause });
+      throw new McpHostError(error.failure.refused ?? "MCP_CALL_FAILED", `${subject} failed: ${upstream.redact(error.failure.detail)}`, {
+        server,
+        cause: error.cause,
+      });
     }
   }
 

@@ -188,6 +188,17 @@ export interface RegistryOptions extends ServerRequestHandlers {
    */
   clock?: Clock;
   /**
+   * The largest result a caller may get, in bytes of JSON (default 8 MiB, the host's `tools.maxResultBytes`). Every
+   * answer a server sends — a JSON body, an SSE event, a stdio line — is counted as it arrives and given up past this
+   * and a quarter more (at least 64 KiB, for the envelope): the request fails with `MCP_ANSWER_TOO_LARGE`.
+   */
+  maxResultBytes?: number;
+  /**
+   * The deepest an answer's JSON may nest, its JSON-RPC envelope counted (default 64, the host's `http.maxJsonDepth`):
+   * a deeper one is refused unparsed, and the request fails with `MCP_ANSWER_TOO_DEEP`.
+   */
+  maxJsonDepth?: number;
+  /**
    * Secrets to keep out of everything the registry reports besides each server's own (URL, headers, env): a
    * deployment's resolved secret references and the credentials it obtains while running (the gateway passes its one).
    */

@@ -1,13 +1,15 @@
 /**
  * One instance's part in a fleet of `mcp-host serve` instances behind a load balancer (docs/scale-out.md, config
  * `scaleOut:`): its name, which starts every 2025-era session id it makes so a proxy can route a session back to it;
- * and, with `scaleOut.redis`, what the instances share — the events listeners hear and the callers' rate counts. The
+ * and, with `scaleOut.redis`, what the instances share — the events listeners hear, the callers' rate counts and which
+ * sealed request states were used. The
  * HTTP app takes it as an option and asks it for each selection's event bus; the state key needs no fleet object (it
  * goes to the host as `requestStateKey`). Made only when the config has `scaleOut`; Redis is loaded only with `redis`.
  */
 import type { ServerEventBus } from "@modelcontextprotocol/server";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
+import { FleetClaims } from "./fleet-claims.js";
 import { FleetEventBus } from "./fleet-event-bus.js";
 import { FleetEvents } from "./fleet-events.js";
 import { FleetRate } from "./fleet-rate.js";
@@ -37,6 +39,12 @@ export interface Fleet {
    * @internal
    */
   readonly rate?: FleetRate;
+  /**
+   * The single-use ids of sealed `requestState`s, claimed for the whole fleet; absent without Redis. What the host
+   * takes as `requestStateClaims`.
+   * @internal
+   */
+  readonly claims?: FleetClaims;
   /** The event bus of one selection's modern listen streams (the SDK's in-memory one without Redis: undefined). */
   eventBusFor(toolsets: readonly string[], onerror?: (error: Error) => void): ServerEventBus | undefined;
   status(): FleetStatus;
@@ -61,6 +69,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   let link: RedisLink | undefined;
   let events: FleetEvents | undefined;
   let rate: FleetRate | undefined;
+  let claims: FleetClaims | undefined;
   if (options.redis !== undefined) {
     link = await openRedisLink({
       url: options.redis.url,
@@ -70,11 +79,12 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
     });
     events = new FleetEvents(link, { prefix: options.redis.prefix, logger });
     rate = new FleetRate(link, options.redis.prefix);
+    claims = new FleetClaims(link, options.redis.prefix);
   }
   const shared = link;
   return {
     instanceId,
-    ...defined({ events, rate }),
+    ...defined({ events, rate, claims }),
     eventBusFor(toolsets, onerror) {
       const followed = events;
       return followed === undefined ? undefined : new FleetEventBus(() => followed.followOffers(toolsets), onerror);

@@ -5,7 +5,7 @@
  */
 import { McpHostError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { isTrustedSkill } from "./extension-skills.js";
+import { isTrustedSkill } from "./trusted-skills.js";
 import { servedEntryProblems } from "./served-entry.js";
 import { compileSkillTable, type PlacedSkill, type SkillTable } from "./skill-table.js";
 import { frontmatterTools, servedReadOnly } from "./skill-tools.js";

@@ -8,15 +8,8 @@ import type { McpExtension, ServedSkill } from "../extension/types.js";
 import type { SkillFileContent } from "../extension/types.js";
 import { loadSkillFolder, SkillFolderProblem, type LoadedSkill } from "./load-skill-folder.js";
 import { skillFolders } from "./skill-paths.js";
+import { trustSkill } from "./trusted-skills.js";
 import { defined } from "../defined.js";
-
-/** Skills whose files the host read and digested itself: what their `read` returns is what the digests cover. */
-const trusted = new WeakSet<ServedSkill>();
-
-/** True for a skill the host loaded from a folder (its reads need no digest check). */
-export function isTrustedSkill(skill: ServedSkill): boolean {
-  return trusted.has(skill);
-}
 
 /** What loading an extension's skills gave: the skills, and one error per skill (or pattern) left out. */
 export interface ExtensionSkills {
@@ -35,8 +28,7 @@ function servedOf(loaded: LoadedSkill, toolset: string | undefined, tools: reado
       return content;
     },
   };
-  trusted.add(skill);
-  return skill;
+  return trustSkill(skill);
 }
 
 function problemOf(extension: string, problem: unknown): McpHostError {

@@ -10,8 +10,14 @@
 import {
   GetSkillRequestParamsSchema,
   ListSkillsRequestParamsSchema,
+  RESOURCES_DIRECTORY_READ_METHOD,
   ReadResourceDirectoryRequestParamsSchema,
   SKILLS_EXTENSION_ID,
+  SKILLS_GET_METHOD,
+  SKILLS_LIST_METHOD,
+  type GetSkillResult,
+  type ListSkillsResult,
+  type ReadResourceDirectoryResult,
 } from "@modelcontextprotocol/core/ext/skills";
 import {
   ProtocolError,
@@ -21,18 +27,10 @@ import {
   type Result,
   type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
-import {
-  RESOURCES_DIRECTORY_READ_METHOD,
-  SKILLS_GET_METHOD,
-  SKILLS_LIST_METHOD,
-  type GetSkillResult,
-  type ListSkillsResult,
-  type ReadResourceDirectoryResult,
-} from "@modelcontextprotocol/server/ext/skills";
 import { isMcpHostError, McpHostError } from "../errors.js";
 import type { RequestContext, SkillFileContent } from "../extension/types.js";
 import type { Logger } from "../logger.js";
-import { isTrustedSkill } from "./extension-skills.js";
+import { isTrustedSkill } from "./trusted-skills.js";
 import { bytesOf, digestOf } from "./skill-files.js";
 import { pageOf } from "./skill-paging.js";
 import type { PlacedSkill, SkillFile, SkillTable } from "./skill-table.js";

@@ -4,7 +4,7 @@
  * `resources/list` shows. A skill name two active toolsets serve is qualified as a tool name is: its URIs move under
  * `skill://<toolset>/…` for each, so both are listed and neither hides the other. Nothing here runs per request.
  */
-import { DIRECTORY_MIME_TYPE, type DirectoryResource, type Skill } from "@modelcontextprotocol/server/ext/skills";
+import { DIRECTORY_MIME_TYPE, type DirectoryResource, type Skill } from "@modelcontextprotocol/core/ext/skills";
 import type { Resource } from "@modelcontextprotocol/server";
 import type { ServedSkill } from "../extension/types.js";
 import { compareNames } from "../compare.js";

@@ -84,6 +84,13 @@ export interface GatewayOptions {
   /** Times and traces every upstream call (see `createObservability`'s `gatewayObserver`); absent: nobody does. */
   observer?: UpstreamCallObserver;
   /**
+   * The largest result a caller may get, in bytes (the CLI passes `tools.maxResultBytes`; default 8 MiB): every answer an
+   * upstream sends is counted as it arrives and given up past this and a quarter more (`MCP_ANSWER_TOO_LARGE`).
+   */
+  maxResultBytes?: number;
+  /** The deepest an upstream's answer may nest (the CLI passes `http.maxJsonDepth`; default 64): deeper is refused unparsed. */
+  maxJsonDepth?: number;
+  /**
    * The deployment's secrets (the CLI passes the one its logger uses). The gateway teaches it every credential it
    * obtains (OAuth tokens, the headers an auth strategy adds, secrets a code-made config holds) and keeps them out of
    * what upstreams answer and of what the registries report. Default: one of its own.

@@ -126,7 +126,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     pendingInputTtlMs: options.pendingInputTtlMs ?? GATEWAY_DEFAULTS.pendingInputTtlMs,
     changed: () => publish(),
     redactor,
-    ...defined({ observer: options.observer }),
+    ...defined({ observer: options.observer, maxResultBytes: options.maxResultBytes, maxJsonDepth: options.maxJsonDepth }),
   });
 
   /**

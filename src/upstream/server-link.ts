@@ -40,6 +40,9 @@ export interface LinkDeps {
   observer?: UpstreamCallObserver;
   /** The deployment's secrets; learns the credentials each link obtains. */
   redactor: SecretRedactor;
+  /** How much of an upstream's answer is read, and how deep it may nest (the registry's defaults when unset). */
+  maxResultBytes?: number;
+  maxJsonDepth?: number;
 }
 
 /** Where a server stands, as `gateway.status()` reports it. */
@@ -88,6 +91,7 @@ export class ServerLink {
       clock: deps.clock,
       clientInfo: deps.clientInfo,
       redactor: deps.redactor,
+      ...defined({ maxResultBytes: deps.maxResultBytes, maxJsonDepth: deps.maxJsonDepth }),
     });
     this.paused = new PausedCalls(deps.clock, deps.pendingInputTtlMs);
     this.calls = {

@@ -10,7 +10,21 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Layer = "base" | "extension" | "skills" | "host" | "discovery" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
+type Layer =
+  | "base"
+  | "extension"
+  | "tasks"
+  | "skills"
+  | "host"
+  | "discovery"
+  | "observe"
+  | "http"
+  | "config"
+  | "registry"
+  | "upstream"
+  | "scale-out"
+  | "cli"
+  | "entry";
 
 const BASE_FILES = new Set([
   "errors.ts",
@@ -22,6 +36,8 @@ const BASE_FILES = new Set([
   "defined.ts",
   "describe-value.ts",
   "timeout.ts",
+  // Deadlines of one length on one clock, behind one timer (the host's tool budgets and the HTTP layer's alike).
+  "deadlines.ts",
   // The linear-time pattern engine, shared by the host's and the registry's ajv (which each load ajv themselves).
   "linear-regexp.ts",
   "regexp-to-re2.ts",
@@ -29,6 +45,10 @@ const BASE_FILES = new Set([
   "schema-patterns.ts",
   // One redactor for every output (the config's secrets, credentials learned at run time).
   "secret-redactor.ts",
+  // "Did you mean": for config keys and for toolsets in a URL.
+  "suggest.ts",
+  // One rule for a per-caller share left unset (half its table), for the config schema and the HTTP face alike.
+  "per-caller-share.ts",
 ]);
 // The root entry (the extension contract); every other package entry is a file of src/entries/.
 const ENTRY_FILES = new Set(["index.ts"]);
@@ -48,21 +68,23 @@ function layerOf(file: string): Layer {
 const ALLOWED: Record<Layer, readonly Layer[]> = {
   base: [],
   extension: ["base"],
+  // The MCP Tasks extension (docs/tasks.md): its wire shapes, store and board; the host runs calls as its tasks.
+  tasks: ["base", "extension"],
   // The skills extension (SEP-2640): what an extension ships, read and served; the host builds and serves it.
   skills: ["base", "extension"],
-  host: ["base", "extension", "skills"],
+  host: ["base", "extension", "tasks", "skills"],
   // Server cards and the catalog (SEP-2127): the host's named endpoints as discovery documents; the HTTP layer serves them.
   discovery: ["base", "extension", "host"],
   // Logs, metrics and traces listen to the host (its observer seam) and are mounted by the HTTP edge and the CLI.
-  observe: ["base", "extension", "host"],
-  http: ["base", "extension", "skills", "host", "discovery", "observe", "scale-out"],
+  observe: ["base", "extension", "tasks", "host"],
+  http: ["base", "extension", "tasks", "skills", "host", "discovery", "observe", "scale-out"],
   config: ["base"],
   registry: ["base"],
   upstream: ["base", "extension", "registry"],
   // A fleet of instances behind a load balancer: Redis-backed events and rate counts, on the base files alone.
   "scale-out": ["base"],
-  cli: ["base", "extension", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
-  entry: ["base", "extension", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  cli: ["base", "extension", "tasks", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  entry: ["base", "extension", "tasks", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
 };
 
 /** Layers another layer may know only by their types: nothing of them loads unless someone else made one. */
@@ -93,6 +115,7 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
     "@opentelemetry/api",
     "ioredis",
   ],
+  tasks: ["express", "cors", "ajv", "piscina", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   skills: ["express", "cors", "ajv", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   discovery: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],

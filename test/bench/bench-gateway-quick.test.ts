@@ -1,10 +1,11 @@
-// Scenario 5's smoke test: `npm run bench -- --quick --scenario gateway` — the raw SDK v2 upstreams (2026-07-28, and
+// Scenario 5's smoke test: `npm run bench -- --smoke --scenario gateway` — the raw SDK v2 upstreams (2026-07-28, and
 // with 2025 sessions), six mcp-host processes run by the built CLI (`serve` on a config with `servers:`, default
 // logging), mcp-proxy and supergateway in front of the same stdio echo server, and that server started by the load
-// generator — at concurrency 1 and 16. It asserts that every subject answered every call right, that the upstream's
-// CPU was read behind each mcp-host gateway and the process tree's behind every gateway, which era each upstream
-// connection negotiated, and the shape of latest.json and latest.md. It has its own file because it does not fit in
-// the echo smoke test's time. No timing is asserted: the numbers of a smoke run mean nothing.
+// generator — at concurrency 1 and 16. It checks that the scenario runs: every subject answered every call right, the
+// upstream's and the process tree's CPU were read (as numbers: a smoke window is too short for them to mean anything),
+// which era each upstream connection negotiated, and the shape of latest.json and latest.md. It judges no speed — that
+// is `npm run bench`'s job — and its limits are for two loaded cores: a smoke window is a few calls (`--smoke`), so the
+// run is mostly starting the dozen processes; the run and all of them are ended with the test however it ends.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -34,9 +35,11 @@ const SUBJECTS: Record<string, [string, "modern" | "session", boolean, boolean]>
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-describe("npm run bench -- --quick --scenario gateway", { timeout: 180_000 }, () => {
-  it("measures every subject through each gateway and directly, every answer right, with the CPU behind them and the negotiated eras", async () => {
-    const run = await runBench(cleanup, ["--quick", "--scenario", "gateway"], "mcp-host-bench-gateway-test-");
+describe("npm run bench -- --smoke --scenario gateway", () => {
+  it("measures every subject through each gateway and directly, every answer right, with the CPU behind them and the negotiated eras", {
+    timeout: 230_000,
+  }, async () => {
+    const run = await runBench(cleanup, ["--smoke", "--scenario", "gateway"], "mcp-host-bench-gateway-test-");
     assert.equal(run.code, 0, `the bench failed:\n${run.stderr.slice(-3000)}`);
 
     const results = JSON.parse(readFileSync(join(run.out, "latest.json"), "utf8")) as RunResults;
@@ -56,15 +59,17 @@ describe("npm run bench -- --quick --scenario gateway", { timeout: 180_000 }, ()
       assert.equal(row.errors, 0, `${where}: ${row.firstFailure}`);
       assert.equal(row.rounds.length, 2, "two interleaved rounds");
       for (const round of row.rounds) assert.ok(round.ok > 0 && round.failed === 0, `${where} answered ${round.ok} right, ${round.failed} wrong`);
-      assert.ok(row.rps > 0 && row.p50Ms > 0 && row.p99Ms >= row.p50Ms && row.cpuPerRequestMicros > 0, where);
+      // CPU is read from /proc in clock ticks (10 ms): over a smoke window of a few calls it may well read 0.
+      const read = (value: number | undefined) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+      assert.ok(row.rps > 0 && row.p50Ms > 0 && row.p99Ms >= row.p50Ms && read(row.cpuPerRequestMicros), where);
       const [, , hostGateway, gatewayTree] = SUBJECTS[row.id]!;
       assert.equal(row.upstreamCpuPerRequestMicros !== undefined, hostGateway, `${where}: upstream CPU read only behind mcp-host`);
       if (hostGateway) {
-        assert.ok(row.upstreamCpuPerRequestMicros! > 0, `${where}: the upstream spent CPU on the proxied calls`);
-        assert.ok(row.rounds.every((r) => typeof r.upstreamCpuMicros === "number"));
+        assert.ok(read(row.upstreamCpuPerRequestMicros), `${where}: the upstream's CPU was read`);
+        assert.ok(row.rounds.every((r) => read(r.upstreamCpuMicros)));
       }
       assert.equal(row.treeCpuPerRequestMicros !== undefined, gatewayTree, `${where}: process-tree CPU read only for a gateway`);
-      if (gatewayTree) assert.ok(row.treeCpuPerRequestMicros! >= row.cpuPerRequestMicros * 0.9, `${where}: the tree holds the gateway's own process`);
+      if (gatewayTree) assert.ok(read(row.treeCpuPerRequestMicros), `${where}: the process tree's CPU was read`);
     }
     assert.deepEqual(gateway!.data.eras, { http: "modern", "http-session": "modern", stdio: "legacy", "stdio-session": "legacy" });
     const cases = gateway!.data.cases as CaseResult[];
@@ -73,25 +78,29 @@ describe("npm run bench -- --quick --scenario gateway", { timeout: 180_000 }, ()
       ["http", "http-session", "stdio", "stdio-session"].flatMap((id) => [`${id} c=1`, `${id} c=16`]),
     );
     for (const c of cases) {
+      const read = (value: number) => Number.isFinite(value) && value >= 0;
       assert.ok(c.throughputRatio > 0 && Number.isFinite(c.p50ViaMs - c.p50DirectMs), `${c.case} c=${c.concurrency}`);
-      assert.ok(c.upstreamViaMicros > 0 && c.hostViaMicros > 0 && c.hostNativeMicros > 0 && c.upstreamDirectMicros > 0);
+      assert.ok([c.upstreamViaMicros, c.hostViaMicros, c.hostNativeMicros, c.upstreamDirectMicros].every(read), `${c.case} c=${c.concurrency}`);
       assert.deepEqual(
         c.gateways.map((g) => g.gateway),
         c.case.startsWith("stdio") ? ["mcp-host", "mcp-proxy", "supergateway"] : ["mcp-host"],
       );
-      for (const g of c.gateways) assert.ok(g.rps > 0 && g.ownMicros > 0 && g.treeMicros > 0, `${c.case} c=${c.concurrency} ${g.gateway}`);
+      for (const g of c.gateways) assert.ok(g.rps > 0 && read(g.ownMicros) && read(g.treeMicros), `${c.case} c=${c.concurrency} ${g.gateway}`);
     }
-    // Every target is judged (every point measured), whichever way it falls.
+    // A smoke run judges no target: each says so, with what it would have judged.
     assert.deepEqual(
-      gateway!.targets.map((t) => [t.id, typeof t.pass]),
+      gateway!.targets.map((t) => [t.id, t.pass]),
       [
-        ["S5.peers", "boolean"],
-        ["S5.cpu", "boolean"],
-        ["S5.throughput", "boolean"],
-        ["S5.p50", "boolean"],
+        ["S5.peers", null],
+        ["S5.cpu", null],
+        ["S5.throughput", null],
+        ["S5.p50", null],
       ],
     );
-    assert.match(gateway!.targets[2]!.measured, /^stdio c=16: [\d.]+×( ✗)?; stdio-session c=16: [\d.]+×( ✗)?; http c=16: [\d.]+×( ✗)?$/);
+    assert.match(
+      gateway!.targets[2]!.measured,
+      /^not judged \(smoke run\): stdio c=16: [\d.]+×( ✗)?; stdio-session c=16: [\d.]+×( ✗)?; http c=16: [\d.]+×( ✗)?$/,
+    );
     assert.ok(gateway!.ratios.some((r) => r.name === "through mcp-host ÷ direct, HTTP upstream, 2026-07-28 client, c=16, req/s" && r.value > 0));
     assert.ok(gateway!.ratios.some((r) => r.name === "mcp-host ÷ mcp-proxy, stdio upstream, 2025-session client, c=16, req/s" && r.value > 0));
 
@@ -100,7 +109,7 @@ describe("npm run bench -- --quick --scenario gateway", { timeout: 180_000 }, ()
     assert.match(md, /\*\*Through mcp-host ÷ the upstream called directly: throughput, and the latency mcp-host adds\*\*/);
     assert.match(md, /\*\*Where a proxied call's CPU goes \(µs of server CPU per call, from \/proc\)\*\*/);
     assert.match(md, /\*\*Every gateway in front of the same upstream: through it ÷ direct, the latency it adds, its CPU per call\*\*/);
-    assert.match(md, /\| S5\.throughput: .* \| (PASS|FAIL) \|/);
+    assert.match(md, /\| S5\.throughput: .* \| not measured \|/);
     assert.match(md, /negotiated: HTTP modern era .* stdio legacy era/);
   });
 });

@@ -6,7 +6,7 @@
 // memory probe, leave nothing behind once closed, and end itself when the suite goes away.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { endTree, spawnInGroup } from "../helpers/child-group.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -125,10 +125,10 @@ describe("the CLI host peer", { timeout: 60_000 }, () => {
     cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
     const config = join(dir, "mcp-host.config.json");
     writeFileSync(config, JSON.stringify(cliConfig({ peer: "mcp-host", extraTools: 0 })));
-    const child = spawn(process.execPath, ["--expose-gc", "--import", PROBE, CLI, "serve", "--port", "0", "--cwd", BENCH_PROJECT, "--config", config], {
+    const child = spawnInGroup(process.execPath, ["--expose-gc", "--import", PROBE, CLI, "serve", "--port", "0", "--cwd", BENCH_PROJECT, "--config", config], {
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
-    cleanup.add(() => child.kill("SIGKILL"));
+    cleanup.add(() => endTree(child));
     const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once("exit", (code, signal) => resolve([code, signal])));
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));

@@ -1,9 +1,11 @@
 // `mcp-host dev` (issue 10 item 10): serves the extension in the current folder and, when any of its own files
 // changes, imports it afresh and puts it in place — connected clients are told the list changed and see the new
-// code; a change that does not load is reported and the previous version keeps serving.
+// code; a change that does not load is reported and the previous version keeps serving. An editor's safe save (write a
+// temp file, rename it over the original) is seen, and so is every later write to that file (issue 27 item 5: on Node 20
+// a recursive fs.watch lost the file after the rename), and the reload line names the real file, not the temp one.
 import { afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertBuilt, startCli } from "../helpers/cli-process.js";
@@ -56,5 +58,35 @@ describe("mcp-host dev", { timeout: 60_000 }, () => {
     await cli.stderrMatches(/reloading failed \(EXTENSION_LOAD_FAILED\); still serving the previous version/);
     assert.deepEqual(await listedTools(client), ["bye", "hello", "list_server_toolsets"]);
     assert.equal(await callText(client, "bye"), "bye v2");
+  });
+
+  it("sees an editor's safe save (a temp file renamed over the file) and every later write to it, naming the real file", async () => {
+    const dir = project();
+    const cli = startCli(cleanup, ["dev", "--port", "0", "--cwd", dir]);
+    const first = await cli.line(/^mcp-host dev is serving /);
+    await cli.line(/^ {2}watching /);
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(first)?.[1];
+    assert.ok(url, first);
+    let told = deferred<string[]>();
+    const { client } = await connectV2(cleanup, new URL(`${url}?only=devx`), "modern", {
+      clientOptions: {
+        listChanged: { tools: { debounceMs: 0, onChanged: (error, list) => told.resolve(error ? [error.message] : (list ?? []).map((t) => t.name)) } },
+      },
+    });
+    assert.equal(await callText(client, "hello"), "hello v1");
+
+    // A safe save, as vim and VS Code do it: the new text goes to a temp file, which is renamed over the original.
+    const temp = join(dir, ".tools.js.swp");
+    writeFileSync(temp, tools(["hello", "saved"]));
+    renameSync(temp, join(dir, "tools.js"));
+    assert.deepEqual(await told.promise, ["hello", "list_server_toolsets", "saved"]);
+    await cli.stderrMatches(/reloaded devx after a change to tools\.js"/);
+    assert.doesNotMatch(cli.stderr, /\.swp/, "the reload line names the real file, not the editor's temp file");
+
+    // Then an ordinary write in place: the file the rename put there is still watched.
+    told = deferred<string[]>();
+    writeFileSync(join(dir, "tools.js"), tools(["hello", "in_place"]));
+    assert.deepEqual(await told.promise, ["hello", "in_place", "list_server_toolsets"]);
+    assert.equal(await callText(client, "in_place"), "in_place v2");
   });
 });

@@ -58,6 +58,7 @@ const CHANGED: { [K in ConfigSection]: (base: Input) => unknown } = {
   endpoints: () => ({ open: "only=open" }),
   http: () => ({ port: 0, maxSessions: 50 }),
   tools: () => ({ maxConcurrent: 8 }),
+  tasks: () => ({ maxPerCaller: 4 }),
   // The guard of the server the `servers` change adds: applied without it, that server would be open to every token.
   auth: (base) => ({ ...base.auth, toolsetScopes: { ...base.auth.toolsetScopes, vault: ["mcp:admin"] } }),
   logging: () => ({ access: false }),

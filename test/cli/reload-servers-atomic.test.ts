@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { reloadOnce } from "../../src/cli/reload.js";
 import { Cleanup } from "../helpers/http-host.js";
 import { fixtureServer, startDeployment, toolsSeen } from "../helpers/reload-deployment.js";
-import { descendants } from "../helpers/registry/processes.js";
+import { descendants } from "../helpers/processes.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());

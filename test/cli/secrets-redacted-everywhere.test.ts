@@ -135,7 +135,8 @@ describe("every secret is redacted everywhere (issue 17, class 5)", { timeout: 1
     });
     const env = { ...SECRETS };
 
-    const cli = startCli(cleanup, ["serve", "--port", "0", "--cwd", dir], { env });
+    // At debug: an upstream's stderr lines are logged there, and they must be redacted too.
+    const cli = startCli(cleanup, ["serve", "--port", "0", "--cwd", dir, "--log-level", "debug"], { env });
     const banner = await cli.line(/^mcp-host is serving /);
     const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(banner)![1]!;
     const base = new URL(url).origin;

@@ -5,7 +5,7 @@
 // A --require preload writes the CommonJS module cache at exit; each of these packages is CommonJS and would show.
 import { afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { endTree, spawnInGroup } from "../helpers/child-group.js";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,11 +37,11 @@ function desktopFolder(): string {
 /** Runs `mcp-host stdio` there, reads the answer to one tools/list (2026-07-28), closes stdin, and returns what was loaded. */
 async function loadedForOneAnswer(dir: string): Promise<{ answer: unknown; loaded: string[] }> {
   const out = join(dir, "loaded.txt");
-  const child = spawn(process.execPath, ["--require", join(dir, "preload.cjs"), CLI_MAIN, "stdio", "--cwd", dir], {
+  const child = spawnInGroup(process.execPath, ["--require", join(dir, "preload.cjs"), CLI_MAIN, "stdio", "--cwd", dir], {
     env: { ...cleanEnv(), LOADED_OUT: out },
     stdio: ["pipe", "pipe", "ignore"],
   });
-  cleanup.add(() => void child.kill());
+  cleanup.add(() => endTree(child));
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } })}\n`);
   const line = await new Promise<string>((resolve, reject) => {

@@ -1,10 +1,12 @@
 // The config search reads the project folder (--cwd) and nothing else, whatever the folder the command is started
 // in holds (docs/config.md). Desktop clients start `mcp-host stdio --cwd /the/project` from a folder of their own
-// choosing; cosmiconfig 9 read a "meta configuration" from that working folder on every search — a
+// choosing; cosmiconfig 9 reads its "meta configuration" from process.cwd() whenever an explorer is made — a
 // `.config/config.{json,yaml,js,…}` or package.json there could supply the whole configuration or add search places,
-// its JavaScript was run, and its YAML errors reached stderr quoting the text. Each case is a working folder holding
-// one such file, and the real command (dist/) must report the project's own config file, exit 0, and print nothing
-// of what the working folder holds.
+// its JavaScript would run, and its YAML errors would reach stderr quoting the text. mcp-host makes its explorer with
+// the project folder as the working folder cosmiconfig sees (config-explorer.ts). Each case is a working folder
+// holding one such file, and the real command (dist/) must report the project's own config file, exit 0, and print
+// nothing of what the working folder holds. (The project folder's own meta configuration is followed since issue 26:
+// config-search-cosmiconfig.test.ts and config-search-boundary-attack.test.ts.)
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -5,7 +5,7 @@ import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { deploymentConfigSchema } from "../../src/config/schema.js";
 import { listenOptionsOf, toolLimitsOf } from "../../src/cli/listen-options.js";
-import { HTTP_DEFAULTS } from "../../src/http/edge/http-defaults.js";
+import { HTTP_DEFAULTS, shareDefault } from "../../src/http/edge/http-defaults.js";
 import { TOOL_LIMIT_DEFAULTS } from "../../src/host/protocol/tool-limits.js";
 import { loadYaml, messageAt, refused, removeProjects } from "./config-kit.js";
 
@@ -55,6 +55,44 @@ describe("the limits' defaults", () => {
       assert.notEqual(listen[key as keyof typeof listen], PINNED_HTTP[key as keyof typeof PINNED_HTTP], `${key} comes from the file`);
     }
     assert.deepEqual(toolLimitsOf(config), { maxConcurrent: 7, queueMs: 250, maxResultBytes: 65_536 });
+  });
+});
+
+describe("the per-caller shares' defaults", () => {
+  it("follow their tables: half of each, never more than the absolute default; a share the file sets stays", async () => {
+    const shares = (http: {
+      maxSessionsPerCaller: number;
+      maxListenStreamsPerCaller: number;
+      callerMaxConcurrent: number;
+      maxConnectionsPerAddress: number;
+    }) => ({
+      maxSessionsPerCaller: http.maxSessionsPerCaller,
+      maxListenStreamsPerCaller: http.maxListenStreamsPerCaller,
+      callerMaxConcurrent: http.callerMaxConcurrent,
+      maxConnectionsPerAddress: http.maxConnectionsPerAddress,
+    });
+    assert.deepEqual(shares((await loadYaml("http: { maxSessions: 20, maxConnections: 40 }")).config.http), {
+      maxSessionsPerCaller: 10,
+      maxListenStreamsPerCaller: 20,
+      callerMaxConcurrent: 20,
+      // The per-peer connection cap is no caller's share (behind a proxy one peer is every caller): it stays.
+      maxConnectionsPerAddress: 256,
+    });
+    assert.deepEqual(shares((await loadYaml("http: { maxSessions: 1, maxConnections: 1 }")).config.http), {
+      maxSessionsPerCaller: 1,
+      maxListenStreamsPerCaller: 1,
+      callerMaxConcurrent: 1,
+      maxConnectionsPerAddress: 256,
+    });
+    assert.deepEqual(shares((await loadYaml("http: { maxSessions: 20, maxSessionsPerCaller: 15 }")).config.http), {
+      maxSessionsPerCaller: 15,
+      maxListenStreamsPerCaller: 32,
+      callerMaxConcurrent: 128,
+      maxConnectionsPerAddress: 256,
+    });
+    for (const key of ["maxSessionsPerCaller", "maxListenStreamsPerCaller", "callerMaxConcurrent"] as const) {
+      assert.equal(shareDefault(key, { maxSessions: 20, maxConnections: 40 }), key === "maxSessionsPerCaller" ? 10 : 20, key);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { CONFIG_RANGES } from "../../src/config/index.js";
-import { closestKey } from "../../src/config/suggest.js";
+import { closestKey } from "../../src/suggest.js";
 import { loadYaml, messageAt, refused, removeProjects } from "./config-kit.js";
 
 afterEach(removeProjects);
@@ -29,7 +29,7 @@ describe("unknown keys", () => {
     );
     assert.equal(
       messageAt(r, "banana"),
-      "unknown key; the keys here are auth, endpoints, extensions, http, instructions, logging, metrics, name, remoteServers, scaleOut, selection, servers, startupTimeoutMs, tools, tracing, version",
+      "unknown key; the keys here are auth, endpoints, extensions, http, instructions, logging, metrics, name, remoteServers, scaleOut, selection, servers, startupTimeoutMs, tasks, tools, tracing, version",
     );
     assert.equal(messageAt(r, "servers.git.Env"), 'unknown key; did you mean "env"?');
     assert.equal(messageAt(r, "servers.git.timeout"), 'unknown key; did you mean "timeoutMs"?');

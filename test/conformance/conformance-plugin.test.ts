@@ -13,8 +13,14 @@ import { JSON_SCHEMA_2020_12 } from "../../plugins/conformance/src/content-tools
 import { Cleanup, callText, connectV2, modernBody, modernHeaders, raw, serveHost, type ServedHost } from "../helpers/http-host.js";
 
 const TOOLS = [
+  "confirm_delete",
+  "failing_job",
+  "greet",
   "json_schema_2020_12_tool",
   "list_server_toolsets",
+  "multi_input",
+  "protocol_error_job",
+  "slow_compute",
   "test_audio_content",
   "test_elicitation",
   "test_elicitation_sep1034_defaults",
@@ -36,6 +42,7 @@ const TOOLS = [
   "test_simple_text",
   "test_tool_with_logging",
   "test_tool_with_progress",
+  "test_tool_with_task",
   "test_update_watched_resource",
 ];
 const PROMPTS = [

@@ -1,13 +1,14 @@
 /**
  * The benchmark smoke tests' one way to run `bench/run.ts`: in its own process from the repository root, its output
- * into a fresh temporary folder, both gone once the test is done (the process killed if it still runs), so a failed
- * or timed-out smoke run leaves no process and no folder behind.
+ * into a fresh temporary folder, both gone once the test is done (the run and every process it started killed if it
+ * still runs), so a failed or timed-out smoke run leaves no process and no folder behind.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { endTree, spawnInGroup } from "./child-group.js";
 import type { Cleanup } from "./cleanup.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -30,13 +31,12 @@ export function runBench(cleanup: Cleanup, args: readonly string[], folderPrefix
   const out = mkdtempSync(join(tmpdir(), folderPrefix));
   cleanup.add(() => rmSync(out, { recursive: true, force: true }));
   return new Promise((resolve) => {
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/run.ts", ...args, "--out", out], {
+    const child: ChildProcess = spawnInGroup(process.execPath, ["--import", "tsx", "bench/run.ts", ...args, "--out", out], {
       cwd: REPO,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    cleanup.add(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    });
+    // The run starts a dozen servers, and mcp-host's own stdio upstreams in groups of their own: all of them go.
+    cleanup.add(() => endTree(child));
     let stdout = "";
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));

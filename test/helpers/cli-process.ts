@@ -1,13 +1,15 @@
 /**
  * Runs the built `mcp-host` command (dist/cli/main.js, so `npm run build` first) as a real child process, the way
  * a user or a desktop client would: one-shot runs collected to the end, and long-running ones (serve, stdio)
- * read line by line, waited on by event (a line, an exit), and always killed by the test's cleanup.
+ * read line by line, waited on by event (a line, an exit), and always ended by the test's cleanup — each in a process
+ * group of its own, ended with every process it started (its upstreams too: child-group.ts).
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { endTree, spawnInGroup } from "./child-group.js";
 import type { Cleanup } from "./http-host.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -35,10 +37,12 @@ export function runNodeScript(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: options.cwd ?? REPO, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
-    cleanup.add(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    const child = spawnInGroup(process.execPath, [script, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: options.env ?? cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
     });
+    cleanup.add(() => endTree(child));
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -84,7 +88,7 @@ export class CliProcess {
 
   /** `cli`: another build of the command to run (e.g. one installed from the packed tarball). */
   constructor(args: readonly string[], options: { cwd?: string; stdin?: "pipe" | "ignore"; cli?: string; env?: NodeJS.ProcessEnv } = {}) {
-    this.child = spawn(process.execPath, [options.cli ?? CLI_MAIN, ...args], {
+    this.child = spawnInGroup(process.execPath, [options.cli ?? CLI_MAIN, ...args], {
       cwd: options.cwd ?? REPO,
       env: { ...cleanEnv(), ...options.env },
       stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
@@ -150,9 +154,12 @@ export class CliProcess {
     return new Promise((resolve) => this.stderrWaiters.push({ pattern, resolve }));
   }
 
-  /** Kills the child (if still running) and waits for it to be gone. */
+  /**
+   * Ends the child (if still running) and every process it started, and waits for them to be gone. With a signal
+   * other than SIGKILL it is asked first (a graceful shutdown), and whatever it leaves after 15 s is killed.
+   */
   async stop(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    await endTree(this.child, signal === "SIGKILL" ? {} : { first: signal, graceMs: 15_000 });
     await this.exited;
   }
 }

@@ -4,7 +4,8 @@
  * scale-out scenario. Redis can be stopped and started again on the same port (the outage tests).
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { endTree, spawnInGroup } from "./child-group.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,14 +38,11 @@ function spawnTracked(
   cwd: string,
   stopSignal: NodeJS.Signals = "SIGKILL",
 ): { child: ChildProcess; output: () => string } {
-  const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnInGroup(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (output = (output + d).slice(-8_000)));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (output = (output + d).slice(-8_000)));
-  cleanup.add(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(stopSignal);
-    await exited(child);
-  });
+  cleanup.add(() => endTree(child, stopSignal === "SIGKILL" ? {} : { first: stopSignal }));
   return { child, output: () => output };
 }
 

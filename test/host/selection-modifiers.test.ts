@@ -134,11 +134,11 @@ describe("tools= adds single tools", () => {
       assert.deepEqual([...(await build(host, query)).toolNames], ["get_book", "list_server_toolsets", "ping"], query);
   });
 
-  it("reaches only toolsets the caller may reach: a tool of another is left out", async () => {
+  it("reaches only toolsets the caller may reach: a tool of another is left out, and unknown like one nobody offers", async () => {
     ({ host } = await startedHost(selectionExtensions()));
-    const built = await host.build(parseSelection("tools=get_book,get_result"), { permitted: ["core", "benchmarks"] });
+    const built = await host.build(parseSelection("tools=get_book,get_result,get_bok"), { permitted: ["core", "benchmarks"] });
     assert.deepEqual([...built.toolNames], ["get_result", "list_server_toolsets", "ping"]);
-    assert.deepEqual([...built.unknown], []);
+    assert.deepEqual([...built.unknown], ["tools=get_bok", "tools=get_book"]);
   });
 
   it("wakes the dormant extension that offers the tool", async () => {

@@ -50,23 +50,32 @@ describe("legacy sessions with auth on", { timeout: 60_000 }, () => {
     assert.equal(refreshed.status, 200, "a fresh token of the same subject keeps working on the session");
   });
 
-  it("keeps a session's toolsets as they were when it was opened, and a client of another subject cannot join it", async () => {
+  it("answers to each request's token: a later token that no longer reaches the session's toolsets is refused 403 and runs nothing", async () => {
     const served = await file.serve();
     const admin = await served.token({ sub: "root", scope: "mcp:read mcp:admin" });
     const client = await connectV2(cleanup, new URL("/mcp", served.baseUrl), "legacy", { headers: bearer(admin) });
     assert.equal(await callText(client.client, "wipe"), "wiped");
-    // The same subject, its token now without mcp:admin: the session it opened still serves admin.
+    // The same subject, its token now without mcp:admin: the session it opened serves admin, which this token lacks.
     const narrower = await served.token({ sub: "root", scope: "mcp:read" });
     const session = client.transport.sessionId!;
     const url = new URL("/mcp", served.baseUrl);
-    const call = await raw({
+    const headers = { ...LEGACY_POST_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+    for (const body of [legacyBody("tools/call", { name: "wipe", arguments: {} }), legacyBody("tools/list", {}), legacyBody("resources/list", {})]) {
+      const refused = await raw({ url, method: "POST", headers: { ...headers, ...bearer(narrower) }, body });
+      assert.equal(refused.status, 403, refused.text);
+      const challenge = String(refused.headers["www-authenticate"] ?? "");
+      assert.match(challenge, /^Bearer error="insufficient_scope"/);
+      assert.match(challenge, /scope="[^"]*mcp:admin[^"]*"/, "the challenge names the scope to step up to");
+    }
+    assert.deepEqual(served.runs, ["admin/wipe root"], "nothing ran for the narrower token");
+    // Stepped up again: the session goes on.
+    const again = await raw({
       url,
       method: "POST",
-      headers: { ...LEGACY_POST_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", ...bearer(narrower) },
+      headers: { ...headers, ...bearer(admin) },
       body: legacyBody("tools/call", { name: "wipe", arguments: {} }),
     });
-    assert.equal(call.status, 200, call.text);
-    assert.deepEqual(call.json.result.content, [{ type: "text", text: "wiped" }]);
+    assert.equal(again.status, 200, again.text);
     assert.deepEqual(served.runs, ["admin/wipe root", "admin/wipe root"]);
   });
 });

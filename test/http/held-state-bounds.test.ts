@@ -193,6 +193,45 @@ describe("one caller's share of what every caller shares", { timeout: 60_000 }, 
     assert.ok((await openSession(url, "127.0.0.1")).id, "room again after DELETE");
   });
 
+  it("sizes an unset share by its table: with maxSessions 20, one caller gets 10 and another still opens one", async () => {
+    // Issue 26 part 3: the share's absolute default (100) is more than the whole table; before, one caller took all
+    // 20 sessions and another caller's initialize got 503.
+    const { at } = await serveHost(cleanup, [notes], { http: { maxSessions: 20 } });
+    const url = at("only=notes");
+    const opened: string[] = [];
+    let refused: RawResponse | undefined;
+    for (let i = 0; i < 20 && refused === undefined; i++) {
+      const { id, answer } = await openSession(url, "127.0.0.1");
+      if (id === undefined) refused = answer;
+      else opened.push(id);
+    }
+    assert.equal(opened.length, 10, "the greedy caller got half the table");
+    assert.equal(refused?.status, 429);
+    assert.match(refused?.json.error.message, /one caller may hold 10 legacy \(2025\) sessions at once \(http\.maxSessionsPerCaller\)/);
+    const other = await openSession(url, "127.0.0.2");
+    assert.equal(other.answer.status, 200, JSON.stringify(other.answer.json));
+    assert.ok(other.id, "another caller still opens a session");
+  });
+
+  it("sizes the listen-stream share by the connection table: with maxConnections 8, one caller holds 4", async () => {
+    const { at } = await serveHost(cleanup, [notes], { http: { maxConnections: 8, maxConnectionsPerAddress: 8 } });
+    const url = at("only=notes");
+    const streams: Array<{ close(): void }> = [];
+    cleanup.add(() => {
+      for (const s of streams) s.close();
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const stream = await openListen(url, "127.0.0.1");
+      streams.push(stream);
+      statuses.push(stream.status);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+    const other = await openListen(url, "127.0.0.2");
+    streams.push(other);
+    assert.equal(other.status, 200, "another caller still listens");
+  });
+
   it("holds one caller to its share of the listen streams, so another caller still gets one", async () => {
     const { at } = await serveHost(cleanup, [notes], { http: { maxListenStreamsPerCaller: 3 } });
     const url = at("only=notes");

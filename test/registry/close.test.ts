@@ -10,7 +10,7 @@ import { McpRegistry, ServerSpec, toText } from "../../src/registry/index.js";
 import { LegacyHttpFixture } from "../fixtures/upstream/http-fixtures.js";
 import { deferred } from "../helpers/http-host.js";
 import { legacyStdio, registryHarness, serverLog } from "../helpers/registry/harness.js";
-import { alive } from "../helpers/registry/processes.js";
+import { alive } from "../helpers/processes.js";
 
 /** An in-process server behind a transport whose handshake waits for `gate`, and whose close can be made to fail. */
 function inProcess(name: string, gate: Promise<void>, failClose = false): () => Promise<Transport> {

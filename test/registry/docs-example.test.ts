@@ -2,13 +2,13 @@
 // `mcp-host` pointing at the sources) and executed as a program, and afterwards nothing it started — npx, the shell
 // it uses, the server — is left alive.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { endTree, spawnInGroup } from "../helpers/child-group.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { stateDir } from "../helpers/registry/harness.js";
-import { processTable, untilProcesses } from "../helpers/registry/processes.js";
+import { processTable, untilProcesses } from "../helpers/processes.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -22,11 +22,13 @@ function extractExample(): string {
 }
 
 describe("docs/registry.md example", () => {
-  it("runs to completion and leaves no process behind", async () => {
+  it("runs to completion and leaves no process behind", async (t) => {
     const source = extractExample().replace('from "mcp-host/registry"', `from ${JSON.stringify(join(ROOT, "src/registry/index.ts"))}`);
     const file = join(stateDir(), "agent.mts");
     writeFileSync(file, source);
-    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnInGroup(process.execPath, ["--import", "tsx", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    // If the test ends first (a failure, a timeout), the example and every server it started go with it.
+    t.after(() => endTree(child));
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));

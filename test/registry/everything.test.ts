@@ -1,7 +1,8 @@
 // The registry against the reference server, @modelcontextprotocol/server-everything, over stdio and over
 // Streamable HTTP (on 127.0.0.1), side by side with a v1-SDK fixture: tools, images, resources, templates, prompts.
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { endTree, spawnInGroup } from "../helpers/child-group.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -37,18 +38,14 @@ describe("server-everything", () => {
   before(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
-    http = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    http = spawnInGroup(process.execPath, [EVERYTHING, "streamableHttp"], {
       env: { PATH: process.env.PATH ?? "", PORT: String(port) },
       stdio: ["ignore", "ignore", "pipe"],
     });
     h.tracker.ignore(http.pid!);
     await listening(http);
   });
-  after(async () => {
-    const exited = new Promise((resolve) => http.once("exit", resolve));
-    http.kill("SIGTERM");
-    await exited;
-  });
+  after(() => endTree(http, { first: "SIGTERM" }));
 
   it("serves its tools, results and resources over stdio next to a 2025-era fixture", async () => {
     const registry = h.make([everythingStdio("everything"), legacyStdio("fx", { tools: ["echo", "count"] })]);

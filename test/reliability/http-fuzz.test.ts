@@ -1,7 +1,8 @@
 // A seeded fuzz of the HTTP edge (docs/design.md §16, docs/reliability.md) against the real `mcp-host serve`: requests
 // of both eras bent in every family the generator has — methods, paths, headers, bodies, JSON-RPC shapes, content
-// codings, charsets and byte-order marks, framing, and tool calls that meet catastrophic schema patterns — sent 16 at
-// a time on fresh connections. Not one may get a 5xx; every 4xx the app sends carries
+// codings, charsets and byte-order marks, framing, tool calls that meet catastrophic schema patterns, and tool calls
+// whose upstream answers huge, slow, deep, malformed or for the wrong id — sent 16 at a time on fresh connections.
+// Not one may get a 5xx; every 4xx the app sends carries
 // a JSON-RPC error body; every request is answered (or its connection closed) in bounded time; the server is alive
 // and serving at the end. Prints the seed, the status histogram, p50/p99 and the server's RSS before and after.
 import { afterEach, describe, it } from "node:test";
@@ -9,11 +10,13 @@ import assert from "node:assert/strict";
 import { Cleanup } from "../helpers/cleanup.js";
 import { exchange, type Exchange } from "./kit/exchange.js";
 import { FAMILIES, type Family, fuzzCase, type FuzzCase } from "./kit/fuzz-cases.js";
-import { patternedServer } from "./kit/schema-family.js";
+import { startUnrulyHttp } from "../../bench/lib/unruly-upstream.js";
+import { patternedServers } from "./kit/schema-family.js";
 import { count, figure, histogram, mib, ms, percentile } from "./kit/report.js";
 import { scaled } from "./kit/scale.js";
 import { seededRandom } from "./kit/seed.js";
 import { serveCli } from "./kit/served.js";
+import { FUZZ_MAX_RESULT_BYTES, unrulyServers } from "./kit/upstream-family.js";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -26,8 +29,14 @@ const IN_FLIGHT = 16;
 /** Longer than the server's own request timeout (2 s here), so a request the server holds shows as its 408. */
 const EXCHANGE_TIMEOUT_MS = 10_000;
 
-// The patterned upstream (the schema family's gateway tools) is one more stdio child of the served command.
-const CONFIG = `http:\n  headersTimeoutMs: 1000\n  requestTimeoutMs: 2000\n  maxBodyBytes: 65536\n${patternedServer()}`;
+/**
+ * The patterned upstream (the schema family's gateway tools) is one more stdio child of the served command; the
+ * unruly ones (the upstream family's) are a stdio child too, and an HTTP server this test starts.
+ */
+function config(unrulyUrl: string): string {
+  const servers = { ...patternedServers(), ...unrulyServers(unrulyUrl) };
+  return `http:\n  headersTimeoutMs: 1000\n  requestTimeoutMs: 2000\n  maxBodyBytes: 65536\ntools:\n  maxResultBytes: ${FUZZ_MAX_RESULT_BYTES}\nservers: ${JSON.stringify(servers)}\n`;
+}
 
 /** A JSON-RPC error body, as the app sends with every 4xx of its own. */
 function isJsonRpcError(body: string): boolean {
@@ -52,7 +61,8 @@ describe("the HTTP edge under a seeded fuzz", { timeout: 300_000 }, () => {
   it(`answers ${REQUESTS} bent requests of both eras without a 5xx, and keeps serving`, async () => {
     const random = seededRandom();
     figure("http fuzz", `seed ${random.seed} (RELIABILITY_SEED=${random.seed} repeats this run), ${REQUESTS} requests, ${IN_FLIGHT} in flight`);
-    const served = await serveCli(cleanup, CONFIG);
+    const unruly = await startUnrulyHttp((stop) => cleanup.add(stop));
+    const served = await serveCli(cleanup, config(unruly.url));
     // Warm up (the first builds, the text plugin's worker) before the first memory reading.
     for (let i = 0; i < 50; i++) await exchange(served.port, fuzzCase(random, served.port, "jsonrpc").bytes, EXCHANGE_TIMEOUT_MS);
     const rssBefore = served.rss();
@@ -85,12 +95,14 @@ describe("the HTTP edge under a seeded fuzz", { timeout: 300_000 }, () => {
     const shown = bad.slice(0, 5).map(({ c, answer }) => `${c.family}/${c.what}: ${String(answer.outcome)} ${answer.body.slice(0, 200)}`);
     assert.deepEqual(shown, [], `seed ${random.seed}: answers a client mistake must never get`);
     assert.equal([...statuses.keys()].filter((k) => k.endsWith("!")).length, 0, "no 5xx at all");
-    // Every schema case is a well-formed call of a tool on offer: answered 200, its result a validation error or a value.
-    assert.deepEqual(
-      [...byFamily.get("schema")!.keys()].filter((k) => k !== "200"),
-      [],
-      "schema family: answered 200 only",
-    );
+    // Every schema and upstream case is a well-formed call of a tool on offer: answered 200, its result an isError or a value.
+    for (const family of ["schema", "upstream"]) {
+      assert.deepEqual(
+        [...byFamily.get(family)!.keys()].filter((k) => k !== "200"),
+        [],
+        `${family} family: answered 200 only`,
+      );
+    }
     assert.ok(served.alive(), `the server died: ${served.cli.stderr.slice(-2000)}`);
     const health = await fetch(new URL("/healthz", served.baseUrl));
     assert.equal(health.status, 200);

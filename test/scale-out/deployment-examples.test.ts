@@ -54,6 +54,9 @@ describe("the scale-out examples", () => {
     const { scaleOut, http } = await scaleOutOf(read("mcp-host.config.yaml"));
     assert.deepEqual(scaleOut, { instanceId: "mcp-a", redis: { url: ENV.MCP_HOST_REDIS_URL, prefix: "mcp-host:" }, stateKey: ENV.MCP_HOST_STATE_KEY });
     assert.equal(http.maxConnectionsPerAddress, 4096, "raised behind a proxy");
+    // The instances trust nginx, and only nginx, to say who the client is: the address compose gives it.
+    assert.deepEqual(http.trustProxy, [compose.services.nginx.networks.fleet.ipv4_address]);
+    assert.ok(template.includes("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;"));
     for (const name of ["docker-compose.yml", "nginx/mcp-host.conf.template", "k8s/mcp-host.yaml", "k8s/mcp-host-sessions.yaml", "k8s/redis.yaml"]) {
       assert.ok(docs.includes(name), `docs/scale-out.md explains ${name}`);
     }

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
+import { Agent, fetch as undiciFetch } from "undici";
 import { type CliProcess, REPO, startCli } from "../helpers/cli-process.js";
 import { type Cleanup, lastRpcMessage, modernHeaders } from "../helpers/http-host.js";
 
@@ -26,11 +27,16 @@ const SHARING_OFF = process.env.FLEET_SHARING_OFF;
 export const RATE = { perSecond: 5, burst: 20 };
 const MODERN = "2026-07-28";
 
+/** Where nginx connects from (loopback); the test's own clients use other loopback addresses (127.0.0.2 on). */
+export const NGINX_ADDRESS = "127.0.0.1";
+
 /**
- * The fleet's config file: auth (so each caller has its own rate, even behind one proxy address), the rate limit, and
+ * The fleet's config file: nginx as the one trusted proxy (`trustProxy`), auth unless `tokens: false` (each token's
+ * subject its own caller; without tokens, each client address is), the rate limit, any further `http` lines, and
  * `scaleOut` with each instance's name, the Redis URL and the state key by reference.
  */
-export function fleetConfig(cleanup: Cleanup): string {
+export function fleetConfig(cleanup: Cleanup, options: { tokens?: boolean; http?: string[]; rate?: { perSecond: number; burst: number } } = {}): string {
+  const rate = options.rate ?? RATE;
   const dir = mkdtempSync(join(tmpdir(), "mcp-host-fleet-config-"));
   cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "mcp-host.config.yaml");
@@ -39,13 +45,13 @@ export function fleetConfig(cleanup: Cleanup): string {
     [
       "http:",
       "  port: 0",
-      `  callerRequestsPerSecond: ${RATE.perSecond}`,
-      `  callerBurst: ${RATE.burst}`,
-      "auth:",
-      `  issuer: ${ISSUER}`,
-      `  audience: ${AUDIENCE}`,
-      "  hs256Secret: ${env:FLEET_HS256_SECRET}",
-      "  algorithms: [HS256]",
+      `  trustProxy: [${NGINX_ADDRESS}]`,
+      `  callerRequestsPerSecond: ${rate.perSecond}`,
+      `  callerBurst: ${rate.burst}`,
+      ...(options.http ?? []).map((line) => `  ${line}`),
+      ...(options.tokens === false
+        ? []
+        : ["auth:", `  issuer: ${ISSUER}`, `  audience: ${AUDIENCE}`, "  hs256Secret: ${env:FLEET_HS256_SECRET}", "  algorithms: [HS256]"]),
       "logging: { access: false, audit: false }",
       "scaleOut:",
       "  instanceId: ${env:FLEET_INSTANCE}",
@@ -104,6 +110,35 @@ function bearer(token: string | undefined): Record<string, string> {
   return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
 
+const agents = new Map<string, Agent>();
+
+/**
+ * `fetch` from the loopback address `from` (each its own client behind nginx), or from the default one. The agents
+ * are closed by `closeClientAgents`.
+ */
+export function fetchFrom(from: string | undefined, url: URL, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Response> {
+  if (from === undefined) return fetch(url, init);
+  let agent = agents.get(from);
+  if (agent === undefined) {
+    agent = new Agent({ localAddress: from });
+    agents.set(from, agent);
+  }
+  return undiciFetch(url, { ...init, dispatcher: agent }) as unknown as Promise<Response>;
+}
+
+/** Closes every agent `fetchFrom` made. */
+export async function closeClientAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((agent) => agent.close()));
+}
+
+/** Who sends a request made by hand: a loopback source address, and headers of its own (a spoofed X-Forwarded-For). */
+export interface Sender {
+  from?: string;
+  headers?: Record<string, string>;
+}
+
 /** A 2026-07-28 `tools/call` made by hand, so the test sees every status (a 429 included). */
 export async function callModern(
   url: URL,
@@ -111,10 +146,11 @@ export async function callModern(
   name: string,
   args: Record<string, unknown> = {},
   params: Record<string, unknown> = {},
+  sender: Sender = {},
 ): Promise<Answer> {
-  const response = await fetch(url, {
+  const response = await fetchFrom(sender.from, url, {
     method: "POST",
-    headers: { ...modernHeaders("tools/call", name), ...bearer(token) },
+    headers: { ...modernHeaders("tools/call", name), ...bearer(token), ...sender.headers },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: nextId++,
@@ -141,6 +177,22 @@ export function textOf(answer: Answer): string {
   const text = answer.message?.result?.content?.[0]?.text;
   assert.equal(typeof text, "string", `expected a text result: ${JSON.stringify(answer.message)}`);
   return text!;
+}
+
+/** A 2025-era `initialize` made by hand from `sender`: its status and the session it opened (if any). */
+export async function initializeLegacy(url: URL, sender: Sender = {}): Promise<{ status: number; session: string | null; message: string }> {
+  const response = await fetchFrom(sender.from, url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...sender.headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fleet-legacy", version: "1" } },
+    }),
+  });
+  const text = await response.text();
+  return { status: response.status, session: response.headers.get("mcp-session-id"), message: text };
 }
 
 /** Runs `count` jobs, at most `concurrency` at once; resolves with their results in order. */

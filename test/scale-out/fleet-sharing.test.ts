@@ -1,14 +1,15 @@
 // What a fleet shares, between two hosts served in this process over one real Redis (docs/scale-out.md): an instance
 // follows only the channels of what its listeners serve, hears a change to several toolsets once and a change to
 // toolsets it does not serve not at all, ignores what is not a change mcp-host sent, and gives up a channel when its
-// last listener goes; the callers' rate is one bucket for the fleet; with Redis unreachable nothing is refused —
-// events are told locally, requests are served (fail open), and the outage is logged once with its code.
+// last listener goes; the callers' rate is one bucket for the fleet; a sealed request state is accepted once for the
+// whole fleet; with Redis unreachable each instance keeps its own bound — the rate by its own bucket, single-use states
+// by what it has seen — events are told locally, and the outage is logged once with its code.
 // Redis delivers one connection's messages to a subscriber in the order they were published, so a resource update
 // raised after a change is a sentinel: once it arrives, every message of the change has too.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Redis } from "ioredis";
-import type { ExtensionContext, McpExtension } from "../../src/index.js";
+import { inputRequired, type ExtensionContext, type McpExtension } from "../../src/index.js";
 import { memoryLogger } from "../../src/logger.js";
 import { createFleet, type Fleet } from "../../src/scale-out/fleet.js";
 import { assertFleetServers, freePort, type RedisProcess, startRedis } from "../helpers/fleet-servers.js";
@@ -21,6 +22,7 @@ const SENTINEL = "fleet://sentinel";
 /** An extension declaring toolsets a and b, whose tools change the offer or raise resources/updated. */
 function twoToolsets(): McpExtension {
   let ctx: ExtensionContext | undefined;
+  let confirmed = 1;
   const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
   return {
     name: "pair",
@@ -46,12 +48,26 @@ function twoToolsets(): McpExtension {
         },
       },
       { name: "ping", toolset: "a", handler: () => text("pong") },
+      {
+        name: "confirm",
+        toolset: "a",
+        handler: (_args, ctx) =>
+          ctx.inputResponses?.ok === undefined
+            ? inputRequired({
+                inputRequests: { ok: inputRequired.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } }) },
+                requestState: "asked",
+              })
+            : text(`confirmed ${confirmed++}`),
+      },
     ],
     setup(context) {
       ctx = context;
     },
   };
 }
+
+/** The key every instance of a test fleet signs request state with (`scaleOut.stateKey`). */
+const STATE_KEY = "a-test-fleet-state-key-of-32-bytes-or-more";
 
 async function instance(
   id: string,
@@ -61,7 +77,10 @@ async function instance(
   const { logger, records } = memoryLogger();
   const fleet = await createFleet({ instanceId: id, redis: { url: redisUrl, prefix: "test:" }, logger });
   cleanup.add(() => fleet.close());
-  const served = await serveHost(cleanup, [twoToolsets()], { http: { scaleOut: fleet, ...http } });
+  const served = await serveHost(cleanup, [twoToolsets()], {
+    host: { requestStateKey: STATE_KEY, ...(fleet.claims ? { requestStateClaims: fleet.claims } : {}) },
+    http: { scaleOut: fleet, ...http },
+  });
   // Until it is connected (or knows it cannot be) an instance serves without sharing: the tests start after.
   await until(`${id} connected`, async () => fleet.status().redis === "up" || records.some((r) => r.data?.code === "SCALE_OUT_REDIS_DOWN"));
   return { served, fleet, records };
@@ -135,13 +154,39 @@ describe("what a fleet shares through Redis", { timeout: 60_000 }, () => {
     );
   });
 
-  it("refuses nothing while Redis is unreachable: events are told here, requests are served, the outage is logged once", async () => {
+  it("accepts a sealed request state once for the whole fleet: its replay on another instance is refused", async () => {
+    const a = await instance("once-a", redis.url);
+    const b = await instance("once-b", redis.url);
+    const asked = await callModern(a.served.at("only=a"), undefined, "confirm");
+    const state = asked.message?.result?.requestState as string;
+    assert.match(state, /^v1\./, JSON.stringify(asked.message));
+    const retry = { requestState: state, inputResponses: { ok: { action: "accept", content: {} } } };
+    const first = await callModern(b.served.at("only=a"), undefined, "confirm", {}, retry);
+    assert.equal(textOf(first), "confirmed 1", "the round runs where it lands");
+    for (const on of [a, b, a]) {
+      const replay = await callModern(on.served.at("only=a"), undefined, "confirm", {}, retry);
+      assert.equal(replay.message?.error?.code, -32602, `a replay on ${on.fleet.instanceId} is refused: ${JSON.stringify(replay.message)}`);
+    }
+  });
+
+  it("still accepts a sealed request state once per instance while Redis is unreachable", async () => {
     const nowhere = `redis://127.0.0.1:${await freePort()}`;
-    const { served, records } = await instance("down", nowhere, { callerRequestsPerSecond: 0.001, callerBurst: 1 });
+    const { served } = await instance("down-once", nowhere);
+    const asked = await callModern(served.at("only=a"), undefined, "confirm");
+    const retry = { requestState: asked.message?.result?.requestState, inputResponses: { ok: { action: "accept", content: {} } } };
+    assert.equal(textOf(await callModern(served.at("only=a"), undefined, "confirm", {}, retry)), "confirmed 1");
+    const replay = await callModern(served.at("only=a"), undefined, "confirm", {}, retry);
+    assert.equal(replay.message?.error?.code, -32602, JSON.stringify(replay.message));
+  });
+
+  it("bounds the callers' rate per instance while Redis is unreachable; events are told here; the outage is logged once", async () => {
+    const nowhere = `redis://127.0.0.1:${await freePort()}`;
+    const { served, records } = await instance("down", nowhere, { callerRequestsPerSecond: 0.001, callerBurst: 3 });
     const listener = await listenModern(served.at("only=a"), undefined, [SENTINEL]);
     const statuses = (await inPool(5, 1, () => callModern(served.at("only=a"), undefined, "touch", { uri: SENTINEL }))).map((x) => x.status);
-    assert.deepEqual(statuses, [200, 200, 200, 200, 200], "over the rate, but the rate cannot be checked: served");
-    for (let i = 0; i < 5; i++) await listener.events.next((m) => m.params?.uri === SENTINEL);
+    // A burst of 3: the listen stream took one, two calls take the rest.
+    assert.deepEqual(statuses, [200, 200, 429, 429, 429], "the rate cannot be checked in Redis: this instance's own bucket bounds it");
+    for (let i = 0; i < 2; i++) await listener.events.next((m) => m.params?.uri === SENTINEL);
     listener.close();
     const health = (await (await fetch(new URL("/healthz", served.baseUrl))).json()) as { status: string; scaleOut: unknown };
     assert.deepEqual([health.status, health.scaleOut], ["degraded", { instance: "down", redis: "down" }]);

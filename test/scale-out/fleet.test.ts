@@ -6,6 +6,10 @@
 // by the prefix of their id. Then faults: SIGKILL one instance (no modern request lost; only its sessions, 404 then a
 // new session), and stop Redis mid-run (no request lost; events cross again once it is back). Figures are printed as
 // test diagnostics. Phases run in order and share the fleet; the faults come last.
+//
+// A second fleet serves without tokens (issue 26 part 2): every instance trusts nginx alone (`http.trustProxy`), so two
+// clients behind nginx — told apart by their loopback source address — hold separate rate buckets and session shares,
+// and a spoofed X-Forwarded-For, sent through nginx or straight to an instance, changes nothing.
 import assert from "node:assert/strict";
 import { after, before, describe, it, type TestContext } from "node:test";
 import { Redis } from "ioredis";
@@ -15,12 +19,15 @@ import { Cleanup, connectV2 } from "../helpers/http-host.js";
 import {
   type Answer,
   callModern,
+  closeClientAgents,
   fleetConfig,
+  initializeLegacy,
   inPool,
   type Instance,
   legacySubscriber,
   listenModern,
   RATE,
+  type Sender,
   startInstance,
   textOf,
   tokenFor,
@@ -269,5 +276,76 @@ describe("a fleet of three instances behind nginx, sharing Redis", { timeout: 12
     t.diagnostic(
       `redis outage: ${answers.length} requests of one caller (burst ${RATE.burst}) while Redis was down, all 200; /healthz degraded; an event on A reached A in ${local.toFixed(1)} ms; after Redis came back an event on B reached A in ${crossed.toFixed(1)} ms`,
     );
+  });
+});
+
+/** The rate of the fleet without tokens: low, so a spoof that escaped its bucket would show. */
+const CALLER_RATE = { perSecond: 1, burst: 5 };
+
+describe("two clients behind nginx without tokens", { timeout: 120_000 }, () => {
+  const callers = new Cleanup();
+  let front: NginxProcess;
+  let direct: Instance;
+  const A = "127.0.0.2";
+  const B = "127.0.0.3";
+
+  before(async () => {
+    assertBuilt();
+    assertFleetServers();
+    const store = await startRedis(callers);
+    callers.add(() => closeClientAgents());
+    // One session per client and instance, so a share is quickly full.
+    const config = fleetConfig(callers, { tokens: false, rate: CALLER_RATE, http: ["maxSessionsPerCaller: 1"] });
+    const started = await Promise.all(IDS.map((id) => startInstance(callers, config, id, store.url)));
+    direct = started[0]!;
+    front = await startNginx(callers, { MCP_HOST_A: started[0]!.url.host, MCP_HOST_B: started[1]!.url.host, MCP_HOST_C: started[2]!.url.host });
+  });
+  after(() => callers.run());
+
+  it("gives each client its own rate bucket; a spoofed X-Forwarded-For does not get one out of its own", async (t: TestContext) => {
+    const mcp = new URL("/mcp", front.url);
+    const call = (url: URL, sender: Sender) => callModern(url, undefined, "whoami", {}, {}, sender);
+    // A spends far more than its burst, across the fleet.
+    const started = performance.now();
+    const flood = await inPool(20, 10, () => call(mcp, { from: A }));
+    const refusedA = flood.filter((a) => a.status === 429).length;
+    assert.ok(refusedA > 0, `A was held to its rate: ${refusedA} of ${flood.length} refused`);
+    // B, behind the same nginx, still has its whole burst.
+    const ofB: number[] = [];
+    for (let i = 0; i < CALLER_RATE.burst; i++) ofB.push((await call(mcp, { from: B })).status);
+    assert.deepEqual(ofB, Array(CALLER_RATE.burst).fill(200), "B's requests are B's, not A's");
+    // A claims to forward for someone new each time: through nginx (which appends A's real address), and straight to
+    // an instance (which trusts nginx alone). Were any claim believed, each would be a fresh bucket and answered 200.
+    const spoofed = await inPool(20, 10, (i) => call(i % 2 === 0 ? mcp : direct.url, { from: A, headers: { "x-forwarded-for": `198.51.100.${i + 1}` } }));
+    const seconds = (performance.now() - started) / 1000;
+    const okA = [...flood, ...spoofed].filter((a) => a.status === 200).length;
+    const allowed = CALLER_RATE.burst + Math.ceil(CALLER_RATE.perSecond * seconds) + 1;
+    assert.deepEqual([...new Set([...flood, ...spoofed].map((a) => a.status))].sort(), [200, 429]);
+    assert.ok(okA <= allowed, `A's 200s, spoofed ones included, stay within its one bucket: ${okA} in ${seconds.toFixed(2)} s, limit ${allowed}`);
+    t.diagnostic(
+      `callers without tokens: A sent 20 through nginx (${refusedA} answered 429); B then sent ${CALLER_RATE.burst}, all 200; A sent 20 more with a fresh spoofed X-Forwarded-For each (half through nginx, half straight to ${direct.id}): A's 200s in all ${okA}, limit ${allowed} (burst ${CALLER_RATE.burst} + ${CALLER_RATE.perSecond}/s × ${seconds.toFixed(2)} s)`,
+    );
+  });
+
+  it("gives each client its own share of the 2025-era sessions", async (t: TestContext) => {
+    const mcp = new URL("/mcp", front.url);
+    const C = "127.0.0.4";
+    const D = "127.0.0.5";
+    // C opens sessions until an instance says its share (1 per instance) is full.
+    const ofC: number[] = [];
+    for (let i = 0; i < 6 && !ofC.includes(429); i++) ofC.push((await initializeLegacy(mcp, { from: C })).status);
+    assert.equal(ofC.at(-1), 429, `C filled its share: ${ofC.join(", ")}`);
+    assert.ok(ofC.filter((s) => s === 200).length <= 3, `at most one session per instance: ${ofC.join(", ")}`);
+    // D, behind the same nginx, still opens one; a spoof from C does not.
+    const ofD = await initializeLegacy(mcp, { from: D });
+    assert.equal(ofD.status, 200, ofD.message);
+    assert.ok(ofD.session, "D has a session");
+    // C's share on one instance, reached straight, is full (whichever instances nginx picked above).
+    let straight = 200;
+    for (let i = 0; i < 2 && straight === 200; i++) straight = (await initializeLegacy(direct.url, { from: C })).status;
+    assert.equal(straight, 429);
+    const spoofing = await initializeLegacy(direct.url, { from: C, headers: { "x-forwarded-for": "198.51.100.24" } });
+    assert.equal(spoofing.status, 429, "C straight to an instance, claiming another address, is still C");
+    t.diagnostic(`sessions without tokens: C opened ${ofC.filter((s) => s === 200).length} then got 429; D opened one through the same nginx`);
   });
 });

@@ -16,7 +16,7 @@ import { createGateway, type Gateway, type GatewayOptions, type GatewayServerCon
 import type { FixtureConfig } from "../fixtures/upstream/legacy-behaviours.mjs";
 import { connectV1, connectV2, deferred, watchLegacyStreams, type Cleanup, type ToolClient } from "../helpers/http-host.js";
 import { EVERYTHING, EVERYTHING_OFFER, FIXTURES } from "../helpers/registry/harness.js";
-import { descendants } from "../helpers/registry/processes.js";
+import { descendants } from "../helpers/processes.js";
 
 /** A 2025-era (v1 SDK) fixture server over stdio. */
 export function legacyServer(name: string, config: FixtureConfig = {}, extra: GatewayServerConfig = {}): GatewayServerConfig {

@@ -4,7 +4,7 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Cleanup } from "../helpers/http-host.js";
-import { descendants } from "../helpers/registry/processes.js";
+import { descendants } from "../helpers/processes.js";
 import { legacyServer, listener, serveGateway, stderrOf, textOf } from "./gateway-kit.js";
 
 const cleanup = new Cleanup();

@@ -127,8 +127,9 @@ describe("upstream questions reach the downstream client of the call", { timeout
     assert.deepEqual(retry.result?.content, [{ type: "text", text: 'elicitation:accept:{"name":"Lin"}:state-1' }]);
 
     const [version, body, mac] = state.split(".");
-    const forged = JSON.parse(Buffer.from(body!, "base64url").toString("utf8")) as { p: string };
-    forged.p = forged.p.replace("state-1", "state-forged");
+    // The sealed payload: the gateway's state (`v`), its single-use id and issue time.
+    const forged = JSON.parse(Buffer.from(body!, "base64url").toString("utf8")) as { p: { v: string } };
+    forged.p.v = forged.p.v.replace("state-1", "state-forged");
     const tampered = `${version}.${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${mac}`;
     const refused = await modernCall(url, 3, "ask_elicitation", { requestState: tampered, inputResponses: answers });
     assert.equal(refused.error?.code, -32602);

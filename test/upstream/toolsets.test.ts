@@ -2,7 +2,7 @@
 // instructions from the upstream), offering the upstream's tools after include/exclude; one connection per upstream
 // for the whole host, shared by every selection, session and era; clashes between upstream toolsets active together
 // follow §7. Real upstreams (server-everything, the v1-SDK fixture over stdio and over HTTP), real clients.
-import { spawn } from "node:child_process";
+import { endTree, spawnInGroup } from "../helpers/child-group.js";
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -44,15 +44,11 @@ describe("upstream servers as toolsets", { timeout: 60_000 }, () => {
 
   it("serves server-everything over its Streamable HTTP mode", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    const child = spawnInGroup(process.execPath, [EVERYTHING, "streamableHttp"], {
       env: { PATH: process.env.PATH ?? "", PORT: String(port) },
       stdio: ["ignore", "ignore", "pipe"],
     });
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    cleanup.add(async () => {
-      child.kill("SIGTERM");
-      await exited;
-    });
+    cleanup.add(() => endTree(child, { first: "SIGTERM" }));
     await new Promise<void>((resolve, reject) => {
       let said = "";
       child.stderr!.on("data", (chunk: Buffer) => {

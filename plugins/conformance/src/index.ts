@@ -15,6 +15,7 @@ import { prompts } from "./prompts.js";
 import { dataTemplate, staticResources, type WatchedResource } from "./resources.js";
 import { WATCHED_URI } from "./fixtures.js";
 import { NO_ARGUMENTS } from "./arguments.js";
+import { taskTools } from "./task-tools.js";
 
 export const TOOLSET = "conformance";
 
@@ -49,7 +50,7 @@ export function createConformanceExtension(): McpExtension {
         default: false,
       },
     ],
-    tools: [...contentTools, ...headerTools, ...interactiveTools, ...inputRequiredTools, updateWatched],
+    tools: [...contentTools, ...headerTools, ...interactiveTools, ...inputRequiredTools, ...taskTools(() => context), updateWatched],
     resources: staticResources(watched),
     resourceTemplates: [dataTemplate],
     prompts: [...prompts, ...inputRequiredPrompts],

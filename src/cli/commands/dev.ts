@@ -9,12 +9,12 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { discoverExtensions } from "../../host/loading/discover.js";
 import { loadDiscovered } from "../../host/loading/load.js";
-import { listenHost } from "../../http/listen.js";
 import { createLogger, type Logger } from "../../logger.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment } from "../deployment.js";
 import { versionProjectImports } from "../dev/fresh-imports.js";
 import { watchFolder } from "../dev/watch-folder.js";
+import { listenOrStop } from "../listen-failure.js";
 import { servingOptionsOf } from "../listen-options.js";
 import { onShutdownSignals } from "../signals.js";
 
@@ -69,10 +69,10 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
   }
   const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
   const { host, config, logger } = deployment;
-  const served = await listenHost(host, servingOptionsOf(deployment));
+  const served = await listenOrStop(deployment, servingOptionsOf(deployment));
   const { outputs } = await ownEntries(cwd);
   let version = 0;
-  const stop = watchFolder(cwd, builds ? outputs : [], async (paths) => {
+  const stop = await watchFolder(cwd, builds ? outputs : [], async (paths) => {
     if (builds && !(await build(cwd, logger))) {
       logger.error("the build failed; still serving the previous version");
       return;
@@ -88,7 +88,7 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
     logger.info(`reloaded ${loaded.extensions.map((e) => e.extension.name).join(", ")} after a change to ${paths.join(", ")}`);
   });
   onShutdownSignals(async () => {
-    stop();
+    await stop();
     await served.close();
   });
   // The banner last: whoever reads it as ready may change a file or send a signal at once.

@@ -1,7 +1,8 @@
 /**
  * `mcp-host init [DIR]`: scaffolds a stand-alone extension package (templates in ../scaffold/templates.ts) that
- * builds and passes its test with its own commands. It never overwrites: a folder that already holds files is
- * refused.
+ * builds and passes its test with its own commands, depending on an mcp-host that installs where it is made (the
+ * registry's, else this very one: ../scaffold/mcp-host-dependency.ts). It never overwrites: a folder that already
+ * holds files is refused.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
@@ -9,6 +10,7 @@ import { McpHostError } from "../../errors.js";
 import { toolsetNameProblem } from "../../extension/toolset-name.js";
 import type { CliSettings } from "../args.js";
 import { mcpHostVersion } from "../version.js";
+import { mcpHostDependency, runningPackageDir } from "../scaffold/mcp-host-dependency.js";
 import { extensionSource, GITIGNORE, packageJson, readme, type ScaffoldNames, SKILL, skillSource, TSCONFIG, testSource } from "../scaffold/templates.js";
 
 /** A package and extension name made from a folder's name. */
@@ -18,7 +20,7 @@ export function namesFor(folder: string): ScaffoldNames {
     .replace(/[^a-z0-9._~-]+/g, "-")
     .replace(/^[._-]+|[-]+$/g, "");
   const name = cleaned.length > 0 && toolsetNameProblem(cleaned) === undefined ? cleaned : "my-extension";
-  return { packageName: name, name, mcpHostRange: `^${mcpHostVersion()}` };
+  return { packageName: name, name, mcpHostRange: `^${mcpHostVersion()}`, mcpHostDev: `^${mcpHostVersion()}` };
 }
 
 /**
@@ -33,7 +35,8 @@ export async function initCommand(settings: CliSettings, out: (line: string) => 
       `${dir} is not empty; mcp-host init writes a new package and never overwrites files — give it a new folder, e.g. mcp-host init my-extension`,
     );
   }
-  const names = namesFor(dir);
+  const dependency = mcpHostDependency(runningPackageDir(), mcpHostVersion());
+  const names = { ...namesFor(dir), mcpHostDev: dependency.spec };
   mkdirSync(join(dir, "src"), { recursive: true });
   mkdirSync(join(dir, "skills", SKILL), { recursive: true });
   const files: Array<[string, string]> = [
@@ -51,6 +54,11 @@ export async function initCommand(settings: CliSettings, out: (line: string) => 
   out(`Created the extension package "${names.packageName}" in ${shown}:`);
   for (const [file] of files) out(`  ${file}`);
   out("");
+  if (dependency.from !== "registry") {
+    out(`It builds and tests against this mcp-host (not from the npm registry): "mcp-host": "${dependency.spec}" in devDependencies.`);
+    out(`Once mcp-host is installed from the registry, "^${mcpHostVersion()}" there works too.`);
+    out("");
+  }
   out("Next:");
   if (shown !== ".") out(`  cd ${shown}`);
   out("  npm install      # once");

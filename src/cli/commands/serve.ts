@@ -2,12 +2,11 @@
  * `mcp-host serve`: serves the deployment over HTTP, prints where to point a client and each extension's status,
  * and runs until SIGTERM or SIGINT.
  */
-import { listenHost } from "../../http/listen.js";
 import type { CliSettings } from "../args.js";
 import { loadDeployment, refuseGatewayProblems } from "../deployment.js";
+import { listenOrStop } from "../listen-failure.js";
 import { servingOptionsOf } from "../listen-options.js";
 import { reloadOnSignal } from "../reload.js";
-import { fleetFor } from "../scale-out.js";
 import { onShutdownSignals } from "../signals.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -17,12 +16,12 @@ type Env = Readonly<Record<string, string | undefined>>;
  * await serveCommand(parseCli(["serve", "--port", "0"], cwd), process.env, console.log);
  */
 export async function serveCommand(settings: CliSettings, env: Env, out: (line: string) => void): Promise<number> {
-  const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
-  await refuseGatewayProblems(deployment);
-  const { host, config } = deployment;
   // With `scaleOut:`, this instance's part in the fleet (its Redis connects on its own; serving does not wait for it).
-  const fleet = await fleetFor(config, deployment.logger);
-  const served = await listenHost(host, servingOptionsOf(deployment, fleet));
+  const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true, joinFleet: true });
+  await refuseGatewayProblems(deployment);
+  const { host, config, fleet } = deployment;
+  // A port that cannot be bound is one line with the fix, and nothing it started outlives it (listen-failure.ts).
+  const served = await listenOrStop(deployment, servingOptionsOf(deployment, fleet), async () => fleet?.close());
   // Signals are taken before the banner: whoever reads "is serving" as ready may send SIGHUP or SIGTERM at once.
   const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
   onShutdownSignals(async () => {

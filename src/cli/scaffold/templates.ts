@@ -11,8 +11,10 @@ export interface ScaffoldNames {
   packageName: string;
   /** The extension's and its toolset's name (URL-safe). */
   name: string;
-  /** The mcp-host version range to depend on. */
+  /** The mcp-host version range a host of this extension must satisfy (the peer dependency). */
   mcpHostRange: string;
+  /** The mcp-host the package builds and tests against: the range, or a `file:` spec (mcp-host-dependency.ts). */
+  mcpHostDev: string;
 }
 
 export function packageJson(n: ScaffoldNames): string {
@@ -35,7 +37,7 @@ export function packageJson(n: ScaffoldNames): string {
     },
     dependencies: { zod: "^4.2.0" },
     peerDependencies: { "mcp-host": n.mcpHostRange },
-    devDependencies: { "mcp-host": n.mcpHostRange, typescript: "5.9.3", "@types/node": "^20.19.0" },
+    devDependencies: { "mcp-host": n.mcpHostDev, typescript: "5.9.3", "@types/node": "^20.19.0" },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
@@ -54,6 +56,8 @@ export const TSCONFIG = `${JSON.stringify(
       outDir: "dist",
       skipLibCheck: true,
       verbatimModuleSyntax: true,
+      // A build with a type error writes nothing: dist/ keeps the last good build (what mcp-host dev still serves).
+      noEmitOnError: true,
     },
     include: ["src"],
   },

@@ -30,6 +30,12 @@ export interface CompiledTool {
   /** False when the host must not check `structuredContent` against `output` (the tool's result was checked already). */
   validateOutput: boolean;
   timeoutMs?: number;
+  /** May run as an MCP task (absent: never; docs/tasks.md). */
+  taskSupport?: "optional" | "required";
+  /** How long a call runs before it is answered with a task (ms). */
+  taskAfterMs?: number;
+  /** How long its tasks are kept (ms; bounded by the host's `tasks.maxTtlMs`). */
+  taskTtlMs?: number;
   handler: ToolHandler;
   /** Its handler runs in a worker thread: the event-loop monitor does not count it. */
   isolated?: boolean;
@@ -133,6 +139,9 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       ...(output ? { output } : {}),
       validateOutput: tool.spec.validateOutput !== false,
       ...defined({ timeoutMs: tool.spec.timeoutMs }),
+      ...(tool.spec.taskSupport === "optional" || tool.spec.taskSupport === "required"
+        ? { taskSupport: tool.spec.taskSupport, ...defined({ taskAfterMs: tool.spec.taskAfterMs, taskTtlMs: tool.spec.taskTtlMs }) }
+        : {}),
       handler: tool.handler,
       ...(tool.isolated === true ? { isolated: true } : {}),
     };

@@ -1,14 +1,8 @@
 /**
  * A build's view (docs/design.md §6, §7): what a selection asks of its active toolsets beyond naming them — read-only,
  * single tools from other toolsets, tool-search mode. Two selections share a build exactly when their active toolsets
- * and their views are equal, so the view is part of the build's identity.
- *
- * The serving layer knows a build by its list of active toolsets (it checks permissions and offer changes against
- * those names). A view build's list carries its view, so the port's keys and look-ups (`selectionKey`,
- * `HostServing.compiled`) tell two views of the same toolsets apart while the list stays a list of toolset names.
+ * and their views are equal, so the view is part of the build's identity (build-id.ts).
  */
-
-import type { Selection } from "../selection.js";
 
 /** One tool a selection adds by name (`tools=`), outside its active toolsets. */
 export interface ToolPick {
@@ -26,10 +20,6 @@ export interface BuildView {
 }
 
 export const PLAIN_VIEW: BuildView = Object.freeze({ readonly: false, picks: Object.freeze([]), search: null });
-
-const VIEW = Symbol("mcp-host.buildView");
-
-type Identity = readonly string[] & { readonly [VIEW]?: BuildView };
 
 function comparePicks(a: ToolPick, b: ToolPick): number {
   if (a.toolset !== b.toolset) return a.toolset < b.toolset ? -1 : 1;
@@ -69,47 +59,4 @@ export function viewSuffix(view: BuildView): string {
   if (view.picks.length > 0) suffix += `&tools=${view.picks.map((p) => `${p.toolset}:${encodeURIComponent(p.tool)}`).join(",")}`;
   if (view.search !== null) suffix += view.search ? "&search" : "&search=0";
   return suffix;
-}
-
-/**
- * The list a build is known by: its active toolsets (sorted, frozen), carrying its view when it has one.
- * @example
- * const identity = buildIdentity(["a"], view); viewOfIdentity(identity) === view // true
- */
-export function buildIdentity(active: readonly string[], view: BuildView): readonly string[] {
-  const list = [...active];
-  if (!isPlainView(view)) Object.defineProperty(list, VIEW, { value: view, enumerable: false });
-  return Object.freeze(list);
-}
-
-/**
- * The view a build's list carries; the plain view for any other list of names.
- * @example
- * viewOfIdentity(["a", "b"]) // PLAIN_VIEW
- */
-export function viewOfIdentity(toolsets: readonly string[]): BuildView {
-  return (toolsets as Identity)[VIEW] ?? PLAIN_VIEW;
-}
-
-/** The toolsets whose offer a build of this view depends on: the active ones and those it picks tools from. */
-export function toolsetsBehind(active: readonly string[], view: BuildView): string[] {
-  return [...new Set([...active, ...view.picks.map((pick) => pick.toolset)])];
-}
-
-/**
- * The selection that asks for exactly this build: its toolsets as `only`, its picks as `toolset.tool`, its modifiers.
- * For a build's handler reached without a request's own selection (its server mounted in another app).
- * @example
- * selectionOfIdentity(buildIdentity(["a"], { readonly: true, picks: [], search: null })).readonly // true
- */
-export function selectionOfIdentity(toolsets: readonly string[]): Selection {
-  const view = viewOfIdentity(toolsets);
-  return Object.freeze({
-    named: new Set<string>(),
-    only: new Set(toolsets),
-    without: new Set<string>(),
-    tools: new Set(view.picks.map((pick) => `${pick.toolset}.${pick.tool}`)),
-    readonly: view.readonly,
-    search: view.search,
-  });
 }

@@ -23,18 +23,21 @@ import { loadJsonSchemaEngine } from "./json-schema-engine.js";
 import { isStandardSchema } from "../../extension/schema-types.js";
 import { gatherContents } from "./gather.js";
 import type { ToolCallGate } from "../protocol/tool-limits.js";
+import type { TaskBoard } from "../../tasks/task-board.js";
 import type { SelectionModifiers } from "../describe.js";
 import { modifiersOf, readOnlyTools, viewContents } from "./apply-view.js";
-import { toolsetsBehind, type BuildView } from "./build-view.js";
+import { toolsetsBehind, type BuildId } from "./build-id.js";
 import { searchTables } from "./search-tools.js";
 import { defined } from "../../defined.js";
 import { buildSkills } from "../../skills/build-skills.js";
 
 /** What a build is before its server is made: what the serving layer binds a build's handler to. */
 export interface BuildCore {
-  /** The active toolsets joined by commas (names never contain one); for logs and `ServerDraft.key`. */
+  /** The build's identity: its active toolsets and view (build-id.ts). Key anything by `id.key`. */
+  readonly id: BuildId;
+  /** The build's key (`id.key`): the active toolsets joined by commas, then its view; for logs and `ServerDraft.key`. */
   readonly key: string;
-  /** The active toolsets, sorted: the build's identity (the list carries the build's view: build-view.ts). */
+  /** The active toolsets, sorted (`id.toolsets`). */
   readonly toolsets: readonly string[];
   /** What the build's view changed, for `describe` (undefined when it used none). */
   readonly modifiers: SelectionModifiers | undefined;
@@ -54,15 +57,12 @@ export interface CompiledBuild extends BuildCore {
 /** What compiling needs from the host. */
 export interface CompileInput {
   records: readonly ExtensionRecord[];
-  /** The active toolsets (the build's identity list, as given to the serving port). */
-  active: readonly string[];
-  /** What the selection asks beyond its toolsets: read-only, single tools, search. */
-  view: BuildView;
+  /** The build's identity: its active toolsets and what the selection asks beyond them (read-only, single tools, search). */
+  id: BuildId;
   /** Search mode for a build with more tools than this when its view leaves it open (`search` null). */
   searchAbove?: number;
   /** A toolset's title and description, for the tool search. */
   toolsetText(toolset: string): string;
-  key: string;
   revision: number;
   name: string;
   version: string;
@@ -93,6 +93,8 @@ export interface CompileInput {
   toolGate?: ToolCallGate;
   /** Hears every request this build's servers answer. */
   observer?: HostObserver;
+  /** The host's tasks (docs/tasks.md). */
+  tasks?: TaskBoard;
 }
 
 /**
@@ -130,18 +132,20 @@ function servedToolsets(contents: BuildContents): string[] {
 
 /**
  * @example
- * const build = compileBuild({ records, active: ["time"], key: "time", revision: 3, … });
+ * const build = compileBuild({ records, id: buildIdOf(["time"]), revision: 3, … });
  */
 export async function compileBuild(input: CompileInput): Promise<CompiledBuild> {
-  const logger = input.logger.child(`build ${input.key || "(none)"}`);
-  const active = new Set(input.active);
-  const gathered = gatherContents(input.records, new Set(toolsetsBehind(input.active, input.view)), logger, input.isolate);
-  const contents = viewContents(gathered, active, input.view);
+  const { id } = input;
+  const { key, view } = id;
+  const logger = input.logger.child(`build ${key || "(none)"}`);
+  const active = new Set(id.toolsets);
+  const gathered = gatherContents(input.records, new Set(toolsetsBehind(id)), logger, input.isolate);
+  const contents = viewContents(gathered, active, view);
   // A toolset that serves nothing here (its extension failed, or it only declares) sends no instructions: the model
   // would be told to use tools that are not there. A toolset only picked from sends none either.
   const served = servedToolsets(contents).filter((toolset) => active.has(toolset));
-  const draft = runOnServerHooks(contents, input.instructions(served), input.key, input.active, logger);
-  if (input.view.readonly) draft.tools = readOnlyTools(draft.tools);
+  const draft = runOnServerHooks(contents, input.instructions(served), key, id.toolsets, logger);
+  if (view.readonly) draft.tools = readOnlyTools(draft.tools);
   if (draft.tools.some(usesJsonSchema)) await loadJsonSchemaEngine();
   let toolNames: string[] = [];
   let modifiers: SelectionModifiers | undefined;
@@ -151,17 +155,17 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
   if (input.toolsetsTool && !draft.tools.some((t) => t.name === TOOLSETS_TOOL_NAME)) {
     extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted, modifiers)));
   }
-  const catalogue = compileTables(draft, logger, extra, missingTools(input.records, input.active));
+  const catalogue = compileTables(draft, logger, extra, missingTools(input.records, id.toolsets));
   catalogue.skills = buildSkills(contents.skills, {
     active,
-    readonly: input.view.readonly,
+    readonly: view.readonly,
     servedTools: new Set(draft.tools.map((tool) => `${tool.toolset}\u0000${tool.name}`)),
     logger,
   });
-  const search = input.view.search ?? (input.searchAbove !== undefined && catalogue.tools.length > input.searchAbove);
+  const search = view.search ?? (input.searchAbove !== undefined && catalogue.tools.length > input.searchAbove);
   const tables = search ? searchTables(catalogue, input.toolsetText) : catalogue;
   toolNames = tables.tools.map((t) => t.name);
-  modifiers = modifiersOf(input.view, { search, searchable: catalogue.tools.length });
+  modifiers = modifiersOf(view, { search, searchable: catalogue.tools.length });
   const protocol: ProtocolCore = {
     name: input.name,
     version: input.version,
@@ -171,11 +175,12 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     toolTimeoutMs: input.toolTimeoutMs,
     clock: input.clock,
     requestState: input.requestState,
-    ...defined({ activity: input.activity, toolGate: input.toolGate, observer: input.observer }),
+    ...defined({ activity: input.activity, toolGate: input.toolGate, observer: input.observer, tasks: input.tasks }),
   };
   const core: BuildCore = Object.freeze({
-    key: input.key,
-    toolsets: input.active,
+    id,
+    key,
+    toolsets: id.toolsets,
     modifiers,
     revision: input.revision,
     toolNames,
@@ -184,6 +189,6 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
   });
   // A factory composes with the handler (it carries the deployment's CORS and token checks); it cannot take them out.
   const factory = input.serverFactory ?? ((parts) => parts.handler);
-  const server = factory({ name: input.name, instructions: draft.instructions, toolsets: input.active, key: input.key, handler: input.handlerFor(core) });
+  const server = factory({ name: input.name, instructions: draft.instructions, toolsets: id.toolsets, key, handler: input.handlerFor(core) });
   return Object.freeze({ ...core, server });
 }

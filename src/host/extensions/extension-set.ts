@@ -12,7 +12,6 @@ import type { ExtensionDescription, UnavailableDescription } from "../describe.j
 import { extensionContext } from "./extension-context.js";
 import { disposeAll, disposeRecord, runSetup } from "./extension-lifecycle.js";
 import { emptyDynamic, type ExtensionRecord, type FailureRecord } from "./extension-record.js";
-import { loadExtensionSkills } from "../../skills/extension-skills.js";
 import { defined } from "../../defined.js";
 
 /** What the set needs from its host. */
@@ -97,6 +96,8 @@ export class ExtensionSet {
    */
   async loadSkills(record: ExtensionRecord): Promise<void> {
     if (record.extension.skills === undefined || record.extension.skills.length === 0) return;
+    // Imported when an extension ships skills: a host without any loads none of the reading code.
+    const { loadExtensionSkills } = await import("../../skills/extension-skills.js");
     const { skills, problems } = await loadExtensionSkills(record.extension);
     record.skills = skills;
     record.skillProblems = problems;

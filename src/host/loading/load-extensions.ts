@@ -4,7 +4,7 @@
  * package and declared names first, and modules are imported to read their own names only when that is needed.
  */
 import { McpHostError } from "../../errors.js";
-import { createLogger } from "../../logger.js";
+import { createLogger, silentLogger } from "../../logger.js";
 import type { Logger } from "../../logger.js";
 import { discoverExtensionsDetailed } from "./discover.js";
 import type { DiscoveredExtension, ExtensionLoadFailure } from "./discover.js";
@@ -55,10 +55,12 @@ function unmatchedFailure(name: string, found: readonly DiscoveredExtension[], l
 
 /**
  * Finds and loads the project's extensions. Discovery problems are returned as failures too, and every failure
- * is logged. With `names`, an entry is kept when its declared name or package name is listed; a listed name that
- * matched no entry that way is then looked for among the extensions' own names, which means importing the
- * remaining entries (their import failures are reported; extensions not named are dropped unused). A name that
- * matches nothing at all is a failure (`EXTENSION_LOAD_FAILED`) naming it.
+ * is logged. With `names`, what loads is the same as without, narrowed to the extensions that answer to a listed
+ * name — by their own name, their declared name or their package name. So every entry is imported (an extension's
+ * own name is known only then) and two extensions of one name meet in the result either way, where the host keeps
+ * the first by name then source and refuses the other with EXTENSION_NAME_TAKEN (docs/design.md §5). The failures
+ * of unlisted entries are reported only when a listed name is declared by no entry (a broken one may be it); a
+ * listed name that matches nothing is a failure (`EXTENSION_LOAD_FAILED`) naming it.
  * @example
  * const { extensions, failures } = await loadExtensions({ cwd: process.cwd(), names: ["clock"], options: { clock: { zone: "UTC" } } });
  */
@@ -72,26 +74,28 @@ export async function loadExtensions(options: LoadExtensionsOptions): Promise<Lo
     const loaded = await loadDiscovered(found, loadOptions);
     return sortLoadResult({ extensions: loaded.extensions, failures: [...failures, ...loaded.failures] });
   }
-  const byEntry = found.filter((entry) => namesOfEntry(entry).some((name) => wanted.has(name)));
-  const first = await loadDiscovered(byEntry, loadOptions);
-  const matched = new Set([...byEntry.flatMap(namesOfEntry), ...first.extensions.map((e) => e.extension.name)]);
-  const unmatched = [...wanted].filter((name) => !matched.has(name));
-  const extensions = [...first.extensions];
-  const allFailures = [...failures, ...first.failures];
-  if (unmatched.length > 0) {
-    const rest = await loadDiscovered(
-      found.filter((entry) => !byEntry.includes(entry)),
-      loadOptions,
-    );
-    extensions.push(...rest.extensions.filter((loaded) => unmatched.includes(loaded.extension.name)));
-    allFailures.push(...rest.failures);
-    const seen = new Set([...matched, ...rest.extensions.map((e) => e.extension.name)]);
-    const allNames = [...first.extensions, ...rest.extensions].map((e) => e.extension.name);
-    for (const name of unmatched.filter((n) => !seen.has(n)).sort()) {
-      const failed = unmatchedFailure(name, found, allNames);
-      logger.error(failed.error.message, { code: failed.error.code, source: failed.source });
-      allFailures.push(failed);
-    }
+  const isListed = (entry: DiscoveredExtension) => namesOfEntry(entry).some((name) => wanted.has(name));
+  const listed = await loadDiscovered(found.filter(isListed), loadOptions);
+  // The others are imported only to read their own names; their failures are kept back until a name goes unmatched.
+  const others = await loadDiscovered(
+    found.filter((entry) => !isListed(entry)),
+    { ...loadOptions, logger: silentLogger },
+  );
+  const answering = others.extensions.filter((loaded) => wanted.has(loaded.extension.name));
+  const extensions = [...listed.extensions, ...answering];
+  const allFailures = [...failures, ...listed.failures];
+  const byEntry = new Set(found.filter(isListed).flatMap(namesOfEntry));
+  // A listed name no entry declares could be any entry's own name, so one that failed to load may be the one asked for.
+  if ([...wanted].some((name) => !byEntry.has(name))) {
+    for (const failed of others.failures) logger.error(failed.error.message, { code: failed.error.code, source: failed.source });
+    allFailures.push(...others.failures);
+  }
+  const matched = new Set([...byEntry, ...extensions.map((e) => e.extension.name)]);
+  const allNames = [...listed.extensions, ...others.extensions].map((e) => e.extension.name);
+  for (const name of [...wanted].filter((n) => !matched.has(n)).sort()) {
+    const failed = unmatchedFailure(name, found, allNames);
+    logger.error(failed.error.message, { code: failed.error.code, source: failed.source });
+    allFailures.push(failed);
   }
   return sortLoadResult({ extensions, failures: allFailures });
 }

@@ -5,12 +5,16 @@
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { extensionError, isMcpHostError, messageOf, type McpHostErrorCode } from "../../errors.js";
+import type { TaskControl } from "../../extension/types.js";
 import type { Clock } from "../../clock.js";
 import { raceTimeout, type RaceOutcome } from "../../timeout.js";
 import type { Logger } from "../../logger.js";
 import type { BuildTables, CompiledTool } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
-import { requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
+import { clientCapabilitiesOf, requestContext, toolContext, type ServeRequestInfo } from "./request-context.js";
+import { runTaskable } from "./task-call.js";
+import type { TaskBoard } from "../../tasks/task-board.js";
+import { declaresTasks, missingTasksCapability } from "../../tasks/tasks-extension.js";
 import { isInputRequired, openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import { resultProblem, type ToolCallGate } from "./tool-limits.js";
 import { markToolOutcome } from "./tool-outcome.js";
@@ -27,6 +31,8 @@ export interface CallToolDeps {
   activity?: ToolActivity;
   /** Calls of one tool at once, and the largest result sent (absent: no limits). */
   gate?: ToolCallGate;
+  /** The host's tasks: a task-supporting tool's call may become one (docs/tasks.md). */
+  tasks?: TaskBoard;
 }
 
 /** Errors of an isolated call that keep their own code in the log (a limit, a busy pool, a worker that failed). */
@@ -130,6 +136,9 @@ export async function callTool(
   const tool = deps.tables.toolByName.get(params.name);
   if (!tool) throw unknownTool(params.name, deps.tables);
   if (tool.dispatches && deps.tables.catalogue !== undefined) return callThrough(deps, deps.tables.catalogue, tool, params, sdk, server, info);
+  // A tool that runs only as a task refuses a client that cannot take one, before anything of it runs (SEP-2663).
+  const asTask = tool.taskSupport !== undefined && deps.tasks !== undefined && declaresTasks(clientCapabilitiesOf(sdk, server, info));
+  if (tool.taskSupport === "required" && !asTask) throw missingTasksCapability(`tool "${tool.name}" runs only as a task`);
   // A retry's state must be this caller's, for this tool (by its listed name, whichever alias was called): else -32602
   // before anything runs. A first round (no state) takes no await here.
   const state = sdk.mcpReq.requestState() === undefined ? undefined : await openIncoming(deps.requestState, { sdk, info, target: tool.name });
@@ -145,8 +154,11 @@ export async function callTool(
     deps.logger.warn(`[extension ${tool.extension}] ${messageOf(error)}`, { code: "TOOL_CONCURRENCY_LIMIT", ...aboutOf(tool) });
     return markToolOutcome(errorResult(messageOf(error)), "refused");
   }
+  const args = validated.value as Record<string, unknown>;
+  const request = { sdk, server, info, state };
+  if (asTask) return runTaskable({ deps, board: deps.tasks!, tool, args, request, release: () => release?.() });
   try {
-    return await runTool(deps, tool, validated.value as Record<string, unknown>, { sdk, server, info, state });
+    return await runTool(deps, tool, args, request);
   } finally {
     release?.();
   }
@@ -174,27 +186,45 @@ async function callThrough(
 }
 
 /** The request a tool runs for: the SDK's context and server, the host's facts, and the state the retry carried. */
-interface ToolRequest {
+export interface ToolRequest {
   sdk: ServerContext;
   server: Server;
   info: ServeRequestInfo;
   state: unknown;
 }
 
-async function runTool(
+/** How one run of a handler ended: it threw, it ran out of time, or it returned something. */
+export type HandlerOutcome = { kind: "threw"; error: unknown } | { kind: "timedOut"; timeoutMs: number } | { kind: "value"; value: unknown };
+
+/** What one run of a handler is given beyond the request: a task's signal and control, a later round's answers. */
+export interface HandlerRound {
+  /** Aborts the handler (default: the request's own signal). */
+  signal?: AbortSignal;
+  task?: TaskControl;
+  /** A task's later round: the client's answers and the state the handler returned, as a retry would carry them. */
+  inputResponses?: Record<string, unknown>;
+  state?: unknown;
+}
+
+/**
+ * Runs a tool's handler once, under its timeout and the event-loop monitor; never throws.
+ * @example
+ * const outcome = await invokeHandler(deps, tool, args, request);
+ */
+export async function invokeHandler(
   deps: CallToolDeps,
   tool: CompiledTool,
   args: Record<string, unknown>,
   request: ToolRequest,
-): Promise<CallToolResult | InputRequiredResult> {
+  round: HandlerRound = {},
+): Promise<HandlerOutcome> {
   const { sdk, server, info } = request;
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   // The handler's own lines carry its extension's name; the host's lines about it name the extension in their data.
   const handlerLogger = handlerLoggerOf(deps.logger, tool.extension);
-  let outcome: RaceOutcome<unknown>;
   const leave = tool.isolated ? undefined : deps.activity?.enter({ tool: tool.name, extension: tool.extension });
   try {
-    outcome = await runWithTimeout(
+    const outcome = await runWithTimeout(
       tool,
       (signal) => {
         const base = requestContext({
@@ -205,31 +235,45 @@ async function runTool(
           toolset: tool.toolset,
           signal,
           logger: handlerLogger,
-          requestState: request.state,
+          requestState: "state" in round ? round.state : request.state,
+          ...defined({ inputResponses: round.inputResponses }),
         });
-        return tool.handler(args, toolContext(base, tool.rawName, sdk));
+        return tool.handler(args, toolContext(base, tool.rawName, sdk, round.task));
       },
-      sdk.mcpReq.signal,
+      round.signal ?? sdk.mcpReq.signal,
       timeoutMs,
       deps.clock,
     );
+    return outcome.timedOut ? { kind: "timedOut", timeoutMs } : { kind: "value", value: outcome.value };
   } catch (error) {
-    const failure = failureOf(tool, error);
-    deps.logger.warn(failure.message, { code: failure.code, ...aboutOf(tool) });
-    // The stack helps the extension's author, and only at debug: it can say more about the code than a client should see.
-    if (error instanceof Error && error.stack)
-      deps.logger.debug(`[extension ${tool.extension}] tool "${tool.name}" threw here`, { ...aboutOf(tool), stack: error.stack });
-    return errorResult(messageOf(error));
+    return { kind: "threw", error };
   } finally {
     leave?.();
   }
-  if (outcome.timedOut) {
-    deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...aboutOf(tool) });
-    return markToolOutcome(errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`), "timeout");
-  }
-  const value = outcome.value;
-  // The state of an input request goes through the client: seal it now to this caller and tool; opened on the retry.
-  if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, { sdk, info, target: tool.name });
+}
+
+/** The `isError` result of a handler that threw, logged for the extension's author. */
+export function thrownResult(deps: CallToolDeps, tool: CompiledTool, error: unknown): CallToolResult {
+  const failure = failureOf(tool, error);
+  deps.logger.warn(failure.message, { code: failure.code, ...aboutOf(tool) });
+  // The stack helps the extension's author, and only at debug: it can say more about the code than a client should see.
+  if (error instanceof Error && error.stack)
+    deps.logger.debug(`[extension ${tool.extension}] tool "${tool.name}" threw here`, { ...aboutOf(tool), stack: error.stack });
+  return errorResult(messageOf(error));
+}
+
+/** The `isError` result of a handler that ran out of time, logged. */
+export function timedOutResult(deps: CallToolDeps, tool: CompiledTool, timeoutMs: number): CallToolResult {
+  deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" timed out after ${timeoutMs} ms`, { code: "TOOL_TIMEOUT", ...aboutOf(tool) });
+  return markToolOutcome(errorResult(`tool "${tool.name}" timed out after ${timeoutMs} ms`), "timeout");
+}
+
+/**
+ * A handler's result as it may leave: a tool result (its output checked, its size bounded, projected for a 2025-era
+ * client), or an `isError` result that says what was wrong with it.
+ */
+export async function checkedResult(deps: CallToolDeps, tool: CompiledTool, value: unknown, request: ToolRequest): Promise<CallToolResult> {
+  const { server, info } = request;
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
     deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, {
       code: "TOOL_HANDLER_FAILED",
@@ -248,4 +292,19 @@ async function runTool(
     return server.projectCallToolResult(checked, tool.wire.outputSchema) as CallToolResult;
   }
   return checked;
+}
+
+async function runTool(
+  deps: CallToolDeps,
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  request: ToolRequest,
+): Promise<CallToolResult | InputRequiredResult> {
+  const outcome = await invokeHandler(deps, tool, args, request);
+  if (outcome.kind === "threw") return thrownResult(deps, tool, outcome.error);
+  if (outcome.kind === "timedOut") return timedOutResult(deps, tool, outcome.timeoutMs);
+  const value = outcome.value;
+  // The state of an input request goes through the client: seal it now to this caller and tool; opened on the retry.
+  if (isInputRequired(value)) return sealOutgoing(deps.requestState, value, { sdk: request.sdk, info: request.info, target: tool.name });
+  return checkedResult(deps, tool, value, request);
 }

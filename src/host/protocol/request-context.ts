@@ -12,7 +12,7 @@ import {
   type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { RequestContext, SelectionView, ToolContext } from "../../extension/types.js";
+import type { RequestContext, SelectionView, TaskControl, ToolContext } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import type { SessionSubscriptions } from "./subscriptions.js";
 import { defined } from "../../defined.js";
@@ -42,7 +42,12 @@ export function withoutToken(auth: AuthInfo): AuthInfo {
   return auth.token === "" ? auth : { ...auth, token: "" };
 }
 
-function clientCapabilitiesOf(sdk: ServerContext, server: Server, info: ServeRequestInfo): ClientCapabilities | undefined {
+/**
+ * What the request's client declared it can do: per request in the 2026-07-28 envelope, for the session in 2025.
+ * @example
+ * clientCapabilitiesOf(sdk, server, info)?.elicitation
+ */
+export function clientCapabilitiesOf(sdk: ServerContext, server: Server, info: ServeRequestInfo): ClientCapabilities | undefined {
   if (info.era === "modern") {
     const envelope = sdk.mcpReq.envelope as Record<string, unknown> | undefined;
     return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
@@ -64,6 +69,8 @@ export function requestContext(parts: {
   logger: Logger;
   /** The state the retry carried, already opened (verified against this caller, method and target). */
   requestState?: unknown;
+  /** A task's later round: the client's answers (in place of the request's own). */
+  inputResponses?: Record<string, unknown>;
 }): RequestContext {
   const { sdk, server, info } = parts;
   // The request's own (a legacy session's later requests carry their own, fresher token) before the session's.
@@ -90,7 +97,8 @@ export function requestContext(parts: {
       // The client went away or does not take log messages on this request; the handler goes on.
     }
   };
-  if (sdk.mcpReq.inputResponses !== undefined) context.inputResponses = sdk.mcpReq.inputResponses;
+  const responses = parts.inputResponses ?? sdk.mcpReq.inputResponses;
+  if (responses !== undefined) context.inputResponses = responses;
   const state = parts.requestState;
   context.requestState = <T>() => state as T | undefined;
   if (sdk.mcpReq._meta !== undefined) context.meta = sdk.mcpReq._meta as Record<string, unknown>;
@@ -98,13 +106,21 @@ export function requestContext(parts: {
   return context;
 }
 
-/** A request context plus the tool's name and progress reporting. */
-export function toolContext(base: RequestContext, tool: string, sdk: ServerContext): ToolContext {
+/**
+ * A request context plus the tool's name and progress reporting, and a task-supporting call's task control. In a call
+ * that runs as a task, progress lands in the task's status message (there is no request left to notify).
+ */
+export function toolContext(base: RequestContext, tool: string, sdk: ServerContext, task?: TaskControl): ToolContext {
   const token = sdk.mcpReq._meta?.progressToken;
   return {
     ...base,
     tool,
+    ...(task === undefined ? {} : { task }),
     progress: async (progress: number, total?: number, message?: string) => {
+      if (task?.running) {
+        task.status(message ?? (total === undefined ? `${progress}` : `${progress}/${total}`));
+        return;
+      }
       if (token === undefined) return;
       try {
         await sdk.mcpReq.notify({

@@ -2,8 +2,9 @@
  * Seals the multi-round-trip `requestState` a handler returns with `inputRequired(...)` (docs/design.md §7, the MCP
  * spec's MRTR integrity rule). The state round-trips through the client, so it is attacker-controlled: the host signs
  * it (the SDK's HMAC codec, with a TTL) before it leaves and verifies it when it comes back, bound to who asked (the
- * verified token's subject and client), the method and its target (the tool, the prompt, the resource URI). A state
- * that was tampered with, has expired, or comes back from another caller, on another method or for another target is
+ * verified token's subject and client), the method and its target (the tool, the prompt, the resource URI). Each state
+ * carries a single-use id and when it was issued, and is accepted once (used-states.ts): a state that was tampered
+ * with, has expired, was used already, or comes back from another caller, on another method or for another target is
  * refused with -32602 before any handler runs. It is signed, not encrypted: a client can read it.
  */
 import { randomBytes } from "node:crypto";
@@ -17,8 +18,10 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { systemClock, type Clock } from "../../clock.js";
 import { isStandardSchema } from "../../extension/schema-types.js";
 import type { ServeRequestInfo } from "./request-context.js";
+import { UsedStates, type SharedClaims } from "./used-states.js";
 
 /** What a sealed state is bound to: it is accepted back only where all three are the same. */
 export interface StateBinding {
@@ -41,28 +44,63 @@ export interface RequestStateSealer {
 /** How long a sealed state stays good: as long as the gateway keeps a paused call (a person may take minutes to answer). */
 export const REQUEST_STATE_TTL_SECONDS = 600;
 
+/** How a host seals its states. */
+export interface SealerOptions {
+  /** The HMAC key (a random per-process key when none is given; a fleet shares one). */
+  key?: string | Uint8Array;
+  ttlSeconds?: number;
+  /** What issue times and single-use ids' lifetimes are read on (the host's clock). */
+  clock?: Clock;
+  /** In a fleet: the single-use claims made in Redis, so a state is accepted once across every instance. */
+  shared?: SharedClaims;
+}
+
+/** What a sealed state carries: the handler's payload, its single-use id, and when it was issued. */
+interface Sealed {
+  v: unknown;
+  n: string;
+  t: number;
+}
+
+function isSealed(value: unknown): value is Sealed {
+  const sealed = value as Partial<Sealed> | null;
+  return typeof sealed === "object" && sealed !== null && typeof sealed.n === "string" && typeof sealed.t === "number" && "v" in sealed;
+}
+
+/** The one answer for every reason a state is refused (forged, expired, used, another caller's or target's). */
+function invalidState(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+}
+
 /**
  * @example
- * const sealer = requestStateSealer(options.requestStateKey); // a random per-process key when none is given
+ * const sealer = requestStateSealer({ key: options.requestStateKey, clock }); // a random per-process key when none is given
  */
-export function requestStateSealer(key?: string | Uint8Array, ttlSeconds = REQUEST_STATE_TTL_SECONDS): RequestStateSealer {
+export function requestStateSealer(options: SealerOptions = {}): RequestStateSealer {
+  const ttlSeconds = options.ttlSeconds ?? REQUEST_STATE_TTL_SECONDS;
+  const clock = options.clock ?? systemClock;
+  const used = new UsedStates({ clock, ttlMs: ttlSeconds * 1000, ...(options.shared ? { shared: options.shared } : {}) });
   // The SDK's codec binds to `bind(ctx)` of what mint/verify are given; here that is the binding itself (the SDK types
   // it as its own context, which knows neither the target nor the host's view of the caller).
-  const codec = createRequestStateCodec<unknown>({
-    key: key ?? randomBytes(32),
+  const codec = createRequestStateCodec<Sealed>({
+    key: options.key ?? randomBytes(32),
     ttlSeconds,
     bind: (binding) => bindingText(binding as unknown as StateBinding),
   });
   return {
-    seal: (payload, binding) => codec.mint(payload, binding as unknown as ServerContext),
+    seal: (payload, binding) => codec.mint({ v: payload, n: randomBytes(16).toString("base64url"), t: clock.now() }, binding as unknown as ServerContext),
     open: async (state, binding) => {
+      let sealed: Sealed;
       try {
         if (typeof state !== "string") throw new Error("not a string");
-        return await codec.verify(state, binding as unknown as ServerContext);
+        sealed = await codec.verify(state, binding as unknown as ServerContext);
       } catch {
         // One answer for every reason (forged, expired, another caller's, another target's): the client learns nothing.
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+        throw invalidState();
       }
+      // Verified first, then claimed: a state sent with another binding is refused without using it up.
+      if (!isSealed(sealed) || !(await used.claim(sealed.n, sealed.t))) throw invalidState();
+      return sealed.v;
     },
   };
 }
@@ -85,15 +123,23 @@ function issuerOf(auth: AuthInfo): string {
  * Who is asking, as the state is bound to it: with auth, the verified token's issuer, subject and client (so another
  * user's token — even of the same client — cannot replay it); without auth, the legacy session, else the stdio
  * process's one client, else nobody in particular (an unauthenticated HTTP deployment cannot tell its callers apart).
+ * A task belongs to the same caller (docs/tasks.md).
  * @example
  * callerOf(sdk, info) // '["token","https://id.example.com/","user-1","web-app"]'
  */
 export function callerOf(sdk: ServerContext, info: ServeRequestInfo): string {
-  const auth = sdk.http?.authInfo ?? info.authInfo;
+  return callerFrom(sdk.http?.authInfo ?? info.authInfo, info.sessionId ?? sdk.sessionId, info.transport);
+}
+
+/**
+ * `callerOf` from the facts a request carries outside a handler (the HTTP layer's listen streams).
+ * @example
+ * callerFrom(facts.authInfo, undefined, "http") // '["anonymous"]' without auth
+ */
+export function callerFrom(auth: AuthInfo | undefined, session: string | undefined, transport: "http" | "stdio" | undefined): string {
   if (auth !== undefined) return JSON.stringify(["token", issuerOf(auth), subjectOf(auth), auth.clientId]);
-  const session = info.sessionId ?? sdk.sessionId;
   if (session !== undefined) return JSON.stringify(["session", session]);
-  return JSON.stringify([info.transport === "stdio" ? "stdio" : "anonymous"]);
+  return JSON.stringify([transport === "stdio" ? "stdio" : "anonymous"]);
 }
 
 /** Where a state is sealed or opened: the request being handled and its target (the tool, prompt or resource URI). */
@@ -125,9 +171,12 @@ export function isInputRequired(value: unknown): value is InputRequiredResult {
 
 /**
  * A form elicitation built with the root's `inputRequired.elicit` may carry a zod schema: the SDK's own builder
- * converts it to the flat JSON Schema the protocol allows, and refuses what it cannot express.
+ * converts it to the flat JSON Schema the protocol allows, and refuses what it cannot express. (A task's questions
+ * go out through `tasks/get` the same way.)
+ * @example
+ * normalizedInputRequired(inputRequired({ inputRequests: { ok: inputRequired.elicit({ message, requestedSchema: z.object({…}) }) } }))
  */
-function normalizeRequests(value: InputRequiredResult): InputRequiredResult {
+export function normalizedInputRequired(value: InputRequiredResult): InputRequiredResult {
   const requests = value.inputRequests as Record<string, InputRequest> | undefined;
   if (requests === undefined) return value;
   let changed = false;
@@ -150,7 +199,7 @@ function normalizeRequests(value: InputRequiredResult): InputRequiredResult {
  */
 export async function sealOutgoing<T>(sealer: RequestStateSealer, value: T, site: StateSite): Promise<T> {
   if (!isInputRequired(value)) return value;
-  const normalized = normalizeRequests(value);
+  const normalized = normalizedInputRequired(value);
   if (normalized.requestState === undefined) return normalized as T;
   return { ...normalized, requestState: await sealer.seal(normalized.requestState, bindingOf(site)) } as T;
 }

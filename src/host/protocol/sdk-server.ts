@@ -25,9 +25,12 @@ import type { HostObserver } from "../observer.js";
 import { callTool } from "./call-tool.js";
 import { observedMethods, observedRegistrar } from "./observed-handlers.js";
 import { readSkillFile, registerSkillMethods, SKILLS_CAPABILITY } from "../../skills/skill-methods.js";
-import { requestContext, type ServeRequestInfo } from "./request-context.js";
+import { clientCapabilitiesOf, requestContext, type ServeRequestInfo } from "./request-context.js";
+import type { TaskBoard } from "../../tasks/task-board.js";
+import { declaresTasks, TASKS_CAPABILITY } from "../../tasks/tasks-extension.js";
+import { registerTaskMethods } from "../../tasks/tasks-protocol.js";
 import { speakLegacyErrorCodes } from "./era-error-codes.js";
-import { openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
+import { callerOf, openIncoming, sealOutgoing, type RequestStateSealer } from "./request-state.js";
 import type { ToolCallGate } from "./tool-limits.js";
 import { defined } from "../../defined.js";
 
@@ -49,6 +52,8 @@ export interface ProtocolCore {
   toolGate?: ToolCallGate;
   /** Hears every request these servers answer (logs, metrics, traces); absent: nobody observes. */
   observer?: HostObserver;
+  /** The host's tasks (docs/tasks.md): the task methods, and task-supporting calls that outgrow their request. */
+  tasks?: TaskBoard;
 }
 
 /**
@@ -62,7 +67,7 @@ export const SERVER_CAPABILITIES = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
-  extensions: SKILLS_CAPABILITY,
+  extensions: { ...TASKS_CAPABILITY, ...SKILLS_CAPABILITY },
 } as const;
 
 const MAX_COMPLETIONS = 100;
@@ -235,7 +240,7 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     defaultTimeoutMs: core.toolTimeoutMs,
     clock: core.clock,
     requestState: core.requestState,
-    ...defined({ activity: core.activity, gate: core.toolGate }),
+    ...defined({ activity: core.activity, gate: core.toolGate, tasks: core.tasks }),
   };
   if (info.era === "legacy") speakLegacyErrorCodes(server);
   const on = observedRegistrar(server, core.observer, info, () => core.tables);
@@ -259,5 +264,10 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     observedMethods(server, core.observer, info, () => core.tables),
     { table: () => core.tables.skills, era: info.era },
   );
+  if (core.tasks !== undefined)
+    registerTaskMethods(server, core.tasks, {
+      declares: (sdk) => declaresTasks(clientCapabilitiesOf(sdk, server, info)),
+      owner: (sdk) => callerOf(sdk, info),
+    });
   return server;
 }

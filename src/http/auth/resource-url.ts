@@ -6,6 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 import { McpHostError } from "../../errors.js";
+import { carriedFacts } from "../edge/request-facts.js";
 import { authConfigError } from "./refusals.js";
 
 /** A node request, with what express adds when it is one. */
@@ -42,8 +43,10 @@ function requestOrigin(req: AuthRequest): string {
       "the request has no usable Host header, so the resource metadata URL cannot be built; send a Host header (or configure publicBaseUrl)",
     );
   }
+  // The scheme the client used: a trusted proxy's X-Forwarded-Proto or Forwarded, else the socket's (client-address.ts).
+  const facts = carriedFacts(req);
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  const protocol = req.protocol ?? (encrypted ? "https" : "http");
+  const protocol = facts !== undefined ? facts.protocol : (req.protocol ?? (encrypted ? "https" : "http"));
   return `${protocol === "https" ? "https" : "http"}://${host}`;
 }
 

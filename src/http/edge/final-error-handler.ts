@@ -5,8 +5,7 @@
  * toolset in strict mode gets 400, a host not serving 503. Anything else is a bug: 500 with nothing internal in
  * the answer, and an error line with the detail.
  */
-import type { ServerResponse } from "node:http";
-import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isMcpHostError, messageOf } from "../../errors.js";
 import type { McpHost } from "../../host/host.js";
 import type { Logger } from "../../logger.js";
@@ -28,20 +27,21 @@ export function clientStatusOf(error: unknown): number | undefined {
 }
 
 /** True when the client closed the connection before its request was read (nobody is left to answer). */
-export function isClientGone(error: unknown, req: Request): boolean {
+export function isClientGone(error: unknown, req: IncomingMessage): boolean {
   const type = (error as HttpStatusError | null)?.type;
   return type === "request.aborted" || (req.readableAborted && req.socket.destroyed);
 }
 
 /**
  * Answers the host's own refusals that are no bug: a toolset nobody declared under strict selection (400, with the
- * declared ones) and a host not serving right now (503). True when it answered.
+ * declared ones — with auth on, `known`: only those the caller may reach) and a host not serving right now (503).
+ * True when it answered.
  * @example
- * if (answeredHostRefusal(error, host, res)) return;
+ * if (answeredHostRefusal(error, host, res, facts.permitted)) return;
  */
-export function answeredHostRefusal(error: unknown, host: McpHost, res: ServerResponse): boolean {
+export function answeredHostRefusal(error: unknown, host: McpHost, res: ServerResponse, known?: readonly string[]): boolean {
   if (isMcpHostError(error, "SELECTION_UNKNOWN_TOOLSET")) {
-    sendJsonRpcError(res, 400, -32602, error.message, {}, { declared: host.declaredToolsets().map((t) => t.name) });
+    sendJsonRpcError(res, 400, -32602, error.message, {}, { declared: [...(known ?? host.declaredToolsets().map((t) => t.name))].sort() });
     return true;
   }
   if (isMcpHostError(error, "HOST_NOT_STARTED")) {
@@ -56,8 +56,8 @@ export function answeredHostRefusal(error: unknown, host: McpHost, res: ServerRe
  * app.use(finalErrorHandler(host, logger));
  */
 export function finalErrorHandler(host: McpHost, logger: Logger) {
-  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const where = `${req.method} ${req.path}`;
+  return (error: unknown, req: IncomingMessage, res: ServerResponse, _next?: (error?: unknown) => void): void => {
+    const where = `${req.method} ${(req.url ?? "").split("?")[0]}`;
     if (answeredHostRefusal(error, host, res)) return;
     if (isClientGone(error, req)) {
       logger.debug(`the client of ${where} went away before its request was read`);

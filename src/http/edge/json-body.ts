@@ -154,7 +154,8 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   const coding = contentCoding(req);
   const tooLarge = `Request body too large: the limit is ${limits.maxBodyBytes} bytes (http.maxBodyBytes).`;
   const declared = Number(req.headers["content-length"]);
-  if (coding === "identity" && Number.isFinite(declared) && declared > limits.maxBodyBytes) return refusal(413, tooLarge, { connection: "close" });
+  // Answered before a byte is read; the rest of the body is read and dropped afterwards (lingering-close.ts).
+  if (coding === "identity" && Number.isFinite(declared) && declared > limits.maxBodyBytes) return refusal(413, tooLarge);
   const stream = decodedStream(req, coding);
   if (stream === undefined) {
     return refusal(
@@ -171,7 +172,14 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
       return { ok: false, refusal: { status: 400, code: -32700, message: "the client went away", gone: true } };
     return refusal(415, `Unsupported Media Type: the body could not be decoded as "${coding}" (its Content-Encoding).`, ACCEPT_ENCODING);
   }
-  if (bytes === TOO_LARGE) return refusal(413, tooLarge, { connection: "close" });
+  if (bytes === TOO_LARGE) {
+    // The decoder has done its part; what is left of the body is the lingering close's to drop.
+    if (stream !== req) {
+      req.unpipe(stream as unknown as NodeJS.WritableStream);
+      stream.destroy();
+    }
+    return refusal(413, tooLarge);
+  }
   if (req.readableAborted) return { ok: false, refusal: { status: 400, code: -32700, message: "the client went away", gone: true } };
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const body = start === 0 ? bytes : bytes.subarray(start);

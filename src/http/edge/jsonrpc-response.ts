@@ -32,11 +32,11 @@ export function sendJsonRpcError(
  * @example
  * sendInBandError(res, 7, -32602, "Too many resource subscriptions");
  */
-export function sendInBandError(res: ServerResponse, id: string | number | null, code: number, message: string): void {
+export function sendInBandError(res: ServerResponse, id: string | number | null, code: number, message: string, data?: unknown): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } }));
 }

@@ -9,8 +9,10 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { BuildCore } from "../../host/build/compiled-build.js";
+import type { SelectionPlan } from "../../host/build/selection-plan.js";
 import type { Selection } from "../../host/selection.js";
 import type { VerifiedCaller } from "../auth/verified-caller.js";
+import { clientAddressOf, clientProtocolOf, TRUST_NONE, type TrustProxy } from "./client-address.js";
 
 const FACTS = Symbol.for("mcp-host.requestFacts");
 
@@ -23,19 +25,25 @@ export function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 export class RequestFacts {
-  /** The request's id: a well-formed `X-Request-Id` it came with (a proxy's), else a new one. */
-  readonly id: string;
   /** When the edge first saw it (performance.now()). */
   readonly startedAt = performance.now();
   /** The selection as the URL (else `X-MCP-Toolsets`, else the default) names it: read once, by the edge. */
   selection: Selection | undefined;
   /** The toolsets the caller's own query or header named (not the deployment's default). */
   named: readonly string[] = [];
+  /** What the selection asks for (the build's identity, unknown names), before the caller's permissions narrow it. */
+  plan: SelectionPlan | undefined;
+  /** True when the edge chose `built` for this caller (its plan narrowed by the caller's permissions). */
+  routed = false;
+  /** The deployment's CORS ran (the edge runs it before the token, with auth on). */
+  corsApplied = false;
+  /** The caller's rate was checked (the edge checks it before building, with auth on). */
+  rated = false;
   /** The build that serves it, once known (after the caller's permissions narrowed it). */
   built: BuildCore | undefined;
-  /** The names the selection used that nobody declared. */
+  /** The names the selection used that nobody declared (or the caller may not reach). */
   unknown: readonly string[] = [];
-  /** The key of the selection before the caller's permissions narrowed it: a legacy session belongs to that URL. */
+  /** The build key of the selection before the caller's permissions narrowed it: a legacy session belongs to that URL. */
   requested: string | undefined;
   /** The verified caller (with auth on). */
   caller: VerifiedCaller | undefined;
@@ -48,10 +56,37 @@ export class RequestFacts {
   bodyRead = false;
   /** A long-lived stream (a legacy GET stream, `subscriptions/listen`): kept out of latency and drain counts. */
   stream = false;
+  /** Which peers may say who the client is (`http.trustProxy`): set by the app before anything reads `client`. */
+  trust: TrustProxy = TRUST_NONE;
+  private clientAddress: string | undefined;
+  private requestId: string | undefined;
+  private readonly req: IncomingMessage;
 
   constructor(req: IncomingMessage) {
-    const given = header(req, "x-request-id");
-    this.id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    this.req = req;
+  }
+
+  /**
+   * The request's id: a well-formed `X-Request-Id` it came with (a proxy's), else a new one — made on first use, so a
+   * deployment that logs nothing about its requests never makes one.
+   */
+  get id(): string {
+    if (this.requestId === undefined) {
+      const given = header(this.req, "x-request-id");
+      this.requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    }
+    return this.requestId;
+  }
+
+  /** The caller's address (client-address.ts): the socket peer, or behind a trusted proxy the client; computed once. */
+  get client(): string {
+    this.clientAddress ??= clientAddressOf(this.req, this.trust);
+    return this.clientAddress;
+  }
+
+  /** The scheme the client used (`X-Forwarded-Proto` or `Forwarded` only from a trusted proxy). */
+  get protocol(): "http" | "https" {
+    return clientProtocolOf(this.req, this.trust);
   }
 
   /** Who the caller is for legacy-session binding: the verified subject, else what the SDK's `req.auth` names. */

@@ -4,14 +4,16 @@
  * streams that stay open by design — a legacy GET stream, `subscriptions/listen` — do not count), and listen
  * streams open at once (`maxListenStreamsPerCaller`: its share, so one caller cannot hold every stream the
  * endpoints allow). Beyond any, 429 with `Retry-After` and a JSON-RPC error that names the limit. The caller is the verified token's subject when
- * auth is on, else the client address. In a fleet the rate is counted in Redis (`shared`); the rest stays per instance. What is kept per caller is bounded: the least recently seen go first.
+ * auth is on, else the client address. In a fleet the rate is counted in Redis (`shared`), and by this instance's own
+ * bucket while Redis cannot answer; the rest stays per instance. What is kept per caller is bounded: the least
+ * recently seen go first.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import type { RequestFacts } from "../edge/request-facts.js";
-import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import type { CallerLimitOptions } from "../http-options.js";
 import { sendJsonRpcError } from "../edge/jsonrpc-response.js";
 
@@ -29,13 +31,14 @@ interface Bucket {
 }
 
 /**
- * Who is calling: the token's subject when a verified token came with the request, else the client address.
+ * Who is calling: the token's subject when a verified token came with the request, else the client address (behind a
+ * trusted proxy, the client it forwarded for: `http.trustProxy`).
  * @example
  * callerKeyOf(req, facts) // "subject alice" or "address 127.0.0.1"
  */
-export function callerKeyOf(req: IncomingMessage, facts: RequestFacts): string {
+export function callerKeyOf(_req: IncomingMessage, facts: RequestFacts): string {
   const subject = facts.caller?.subject;
-  return subject !== undefined ? `subject ${subject}` : `address ${req.socket.remoteAddress ?? "unknown"}`;
+  return subject !== undefined ? `subject ${subject}` : `address ${facts.client}`;
 }
 
 /** One fewer for `key`; the entry goes when none is left (the tables hold only callers with something open). */
@@ -57,27 +60,28 @@ export class CallerLimits {
   private readonly shared: SharedRate | undefined;
 
   constructor(
-    options: CallerLimitOptions & { clock: Clock; shared?: SharedRate },
+    options: CallerLimitOptions & { maxConnections?: number; clock: Clock; shared?: SharedRate },
     private readonly logger: Logger,
   ) {
     this.shared = options.shared;
     this.requestsPerSecond = options.callerRequestsPerSecond ?? HTTP_DEFAULTS.callerRequestsPerSecond;
     this.burst = options.callerBurst ?? HTTP_DEFAULTS.callerBurst;
-    this.maxConcurrent = options.callerMaxConcurrent ?? HTTP_DEFAULTS.callerMaxConcurrent;
-    this.maxListenStreams = options.maxListenStreamsPerCaller ?? HTTP_DEFAULTS.maxListenStreamsPerCaller;
+    this.maxConcurrent = options.callerMaxConcurrent ?? shareDefault("callerMaxConcurrent", options);
+    this.maxListenStreams = options.maxListenStreamsPerCaller ?? shareDefault("maxListenStreamsPerCaller", options);
     this.clock = options.clock;
   }
 
   /**
    * The rate check: runs before the body is read, so a caller over its rate costs almost nothing. True when the
    * request may go on; false when it was answered 429. In a fleet with Redis the count is the fleet's (a promise);
-   * when Redis cannot answer, the request goes on (fail open: the fleet's link logs the outage).
+   * when Redis cannot answer, this instance's own bucket decides, at the configured rate (the fleet's link logs the
+   * outage): a caller then gets at most the rate from each instance, never an unbounded one.
    */
   admitRate(req: IncomingMessage, res: ServerResponse, facts: RequestFacts): boolean | Promise<boolean> {
     if (this.requestsPerSecond === 0) return true;
     const key = callerKeyOf(req, facts);
     if (this.shared === undefined) return this.answerRate(this.take(key), key, res);
-    return this.shared.take(key, this.requestsPerSecond, this.burst).then((wait) => this.answerRate(wait ?? 0, key, res));
+    return this.shared.take(key, this.requestsPerSecond, this.burst).then((wait) => this.answerRate(wait ?? this.take(key), key, res));
   }
 
   private answerRate(wait: number, key: string, res: ServerResponse): boolean {

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { classifyInboundRequest, isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Logger } from "../../logger.js";
 import type { BuildCore } from "../../host/build/compiled-build.js";
+import { toolsetsBehind } from "../../host/build/build-id.js";
 import { createSdkServer } from "../../host/protocol/sdk-server.js";
 import { SessionSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
 import type { HostServing } from "../../host/serving-port.js";
@@ -111,11 +112,11 @@ async function openSession(ctx: LegacyServing, facts: RequestFacts, req: Incomin
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: ctx.newSessionId,
     onsessioninitialized: (id) => {
-      const offers = events?.followOffers(build.toolsets);
+      const offers = events?.followOffers(toolsetsBehind(build.id));
       session = {
         id,
-        toolsets: build.toolsets,
-        selection: key,
+        served: build.id,
+        requested: key,
         ...defined({ subject }),
         unknown,
         caller,
@@ -191,7 +192,7 @@ async function continueSession(
     sendJsonRpcError(res, 404, -32001, SESSION_NOT_FOUND);
     return;
   }
-  if (session.selection !== key) {
+  if (session.requested !== key) {
     sendJsonRpcError(res, 400, -32000, "This session was started on another selection of toolsets; use the URL it was started on, or start a new session.");
     return;
   }
@@ -202,7 +203,7 @@ async function continueSession(
   }
   if (session.stale) {
     session.stale = false;
-    session.protocol = (await ctx.serving.compiled(session.toolsets)).protocol;
+    session.protocol = (await ctx.serving.compiled(session.served)).protocol;
   }
   await exchange(session.transport, facts, req, res);
 }

@@ -9,15 +9,19 @@ import type { ServerResponse } from "node:http";
 import type { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { Clock, ClockTimer } from "../../clock.js";
 import type { Logger } from "../../logger.js";
+import type { BuildId } from "../../host/build/build-id.js";
 import type { ProtocolCore } from "../../host/protocol/sdk-server.js";
 import type { SessionSubscriptions } from "../../host/protocol/subscriptions.js";
 
 export interface LegacySession {
   readonly id: string;
-  /** The active toolsets of the selection the session started on. */
-  readonly toolsets: readonly string[];
-  /** The key of the selection of the URL it was opened on (see RequestScope.requested). */
-  readonly selection: string;
+  /** The build the session serves: the identity of the selection it started on, as the caller's token narrowed it. */
+  readonly served: BuildId;
+  /**
+   * The build key of the URL it was opened on, before the caller's permissions narrowed it (RequestFacts.requested):
+   * every later request must name the same selection, view included.
+   */
+  readonly requested: string;
   /** The subject of the token that opened it (with auth); only that subject may use it. */
   readonly subject?: string;
   readonly unknown: readonly string[];
@@ -133,7 +137,7 @@ export class LegacySessionStore {
     }
     const idle = [...this.sessions.values()].filter((s) => s.streams.size === 0 && now - s.lastSeen > this.idleTtlMs);
     for (const session of idle) {
-      this.logger.info(`legacy session expired after ${this.idleTtlMs} ms idle`, { session: session.id.slice(0, 8), selection: session.toolsets.join(",") });
+      this.logger.info(`legacy session expired after ${this.idleTtlMs} ms idle`, { session: session.id.slice(0, 8), selection: session.served.key });
       await this.close(session);
     }
     return idle.length;

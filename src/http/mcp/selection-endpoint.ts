@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "../../logger.js";
 import type { BuildCore } from "../../host/build/compiled-build.js";
+import { toolsetsBehind, type BuildId } from "../../host/build/build-id.js";
 import { createSdkServer } from "../../host/protocol/sdk-server.js";
 import { checkSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
 import { paramHeaderMismatch } from "../../host/protocol/param-headers.js";
@@ -20,6 +21,9 @@ import { carriedFacts, type RequestFacts } from "../edge/request-facts.js";
 import type { LegacyMode } from "../http-options.js";
 import type { Fleet } from "../../scale-out/fleet.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
+import { taskListenOf } from "./task-listen.js";
+import { callerFrom } from "../../host/protocol/request-state.js";
+import type { TaskStore } from "../../tasks/task-store.js";
 import { modernErrorLog } from "./modern-error-log.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
 import { defined } from "../../defined.js";
@@ -35,6 +39,8 @@ export interface EndpointContext {
   subscriptionLimits: SubscriptionLimits;
   /** In a fleet: the selection's event bus comes from it, and a listen stream follows its URIs on the fleet's channels. */
   fleet?: Fleet;
+  /** The host's tasks, for the task notifications a listen stream asks for (docs/tasks.md). */
+  tasks?: TaskStore;
 }
 
 /** The resource URIs a `subscriptions/listen` request follows (checked already), or none. */
@@ -118,14 +124,17 @@ export class SelectionEndpoint {
   private readonly adapterError: (error: Error) => void;
   private inFlight = 0;
 
+  readonly key: string;
+
   constructor(
-    readonly key: string,
-    readonly toolsets: readonly string[],
+    /** The build this endpoint serves: its selection, view included. */
+    readonly id: BuildId,
     private readonly context: EndpointContext,
   ) {
-    const errors = modernErrorLog(() => this.modern, context.logger, key);
+    this.key = id.key;
+    const errors = modernErrorLog(() => this.modern, context.logger, id.key);
     // In a fleet with Redis the bus follows this selection's toolsets on the fleet's channels while a stream listens.
-    const bus = context.fleet?.eventBusFor(toolsets, errors.onerror);
+    const bus = context.fleet?.eventBusFor(toolsetsBehind(id), errors.onerror);
     this.modern = createMcpHandler((ctx) => this.serverFor(ctx), {
       legacy: context.legacy === "stateless" ? "stateless" : "reject",
       maxRequestBodySize: context.maxBodyBytes,
@@ -162,6 +171,14 @@ export class SelectionEndpoint {
     }
     if (refusedListen(facts.body, build, this.context.subscriptionLimits, res)) return;
     if (refusedParamHeaders(req, facts.body, build, res)) return;
+    const tasks =
+      this.context.tasks === undefined
+        ? undefined
+        : await taskListenOf(facts.body, { store: this.context.tasks, owner: callerFrom(facts.authInfo, undefined, "http") });
+    if (tasks?.kind === "refused") {
+      sendInBandError(res, tasks.id, tasks.code, tasks.message, tasks.data);
+      return;
+    }
     this.followListened(facts.body, res);
     let request: Request;
     try {
@@ -175,7 +192,7 @@ export class SelectionEndpoint {
     const response = await this.fetch(request, {
       ...defined({ parsedBody: facts.body, authInfo: facts.authInfo }),
     });
-    await writeWebResponse(res, response);
+    await writeWebResponse(res, tasks === undefined ? response : tasks.wrap(response));
   }
 
   async close(): Promise<void> {
@@ -196,7 +213,7 @@ export class SelectionEndpoint {
 
   private async serverFor(ctx: McpRequestContext): Promise<Server> {
     const facts = carriedFacts(ctx.requestInfo);
-    const build = facts?.built ?? (await this.context.serving.compiled(this.toolsets));
+    const build = facts?.built ?? (await this.context.serving.compiled(this.id));
     return preparedServer(build, facts, ctx.era, ctx.authInfo);
   }
 }

@@ -8,11 +8,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildCore } from "../../host/build/compiled-build.js";
 import type { McpHost } from "../../host/host.js";
-import { selectionKey } from "../../host/selection.js";
+import { toolsetsBehind, type BuildId } from "../../host/build/build-id.js";
 import type { HostServing } from "../../host/serving-port.js";
 import type { HostAppOptions } from "../http-options.js";
 import type { RequestFacts } from "../edge/request-facts.js";
-import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
+import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import { sessionIdsFor } from "./legacy-serving.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
@@ -35,7 +35,7 @@ export class SelectionEndpoints {
     this.sessions = new LegacySessionStore({
       idleTtlMs: options.sessionIdleTtlMs ?? HTTP_DEFAULTS.sessionIdleTtlMs,
       maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
-      maxSessionsPerCaller: options.maxSessionsPerCaller ?? HTTP_DEFAULTS.maxSessionsPerCaller,
+      maxSessionsPerCaller: options.maxSessionsPerCaller ?? shareDefault("maxSessionsPerCaller", options),
       streamMaxAgeMs: options.streamMaxAgeMs ?? HTTP_DEFAULTS.streamMaxAgeMs,
       logger,
       clock: options.clock ?? host.clock,
@@ -61,6 +61,7 @@ export class SelectionEndpoints {
       serving: this.serving,
       logger,
       maxBodyBytes,
+      tasks: host.tasks.store,
       ...defined({ fleet }),
     };
     this.unsubscribe = [
@@ -84,7 +85,7 @@ export class SelectionEndpoints {
    * await endpoints.serve(build, facts, req, res);
    */
   serve(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.endpointFor(build.toolsets).handle(build, facts, req, res);
+    return this.endpointFor(build.id).handle(build, facts, req, res);
   }
 
   /** The entries of what clients made this app keep: endpoints, legacy sessions, their subscriptions and callers. */
@@ -108,8 +109,8 @@ export class SelectionEndpoints {
     this.endpoints.clear();
   }
 
-  private endpointFor(toolsets: readonly string[]): SelectionEndpoint {
-    const key = selectionKey(toolsets);
+  private endpointFor(id: BuildId): SelectionEndpoint {
+    const { key } = id;
     const existing = this.endpoints.get(key);
     if (existing) {
       this.endpoints.delete(key);
@@ -117,7 +118,7 @@ export class SelectionEndpoints {
       return existing;
     }
     this.makeRoom();
-    const endpoint = new SelectionEndpoint(key, toolsets, this.context);
+    const endpoint = new SelectionEndpoint(id, this.context);
     this.endpoints.set(key, endpoint);
     return endpoint;
   }
@@ -136,15 +137,16 @@ export class SelectionEndpoints {
   /** Tells this instance's listeners of the selections with any of `toolsets` (undefined: all) that their lists changed. */
   private offerChanged(toolsets: readonly string[] | undefined): void {
     const touched = toolsets ? new Set(toolsets) : undefined;
-    const affects = (toolsets: readonly string[]) => !touched || toolsets.some((t) => touched.has(t));
+    // A build depends on its active toolsets and on those its view picks single tools from.
+    const affects = (id: BuildId) => !touched || toolsetsBehind(id).some((t) => touched.has(t));
     for (const endpoint of this.endpoints.values()) {
-      if (!affects(endpoint.toolsets)) continue;
+      if (!affects(endpoint.id)) continue;
       endpoint.modern.notify.toolsChanged();
       endpoint.modern.notify.promptsChanged();
       endpoint.modern.notify.resourcesChanged();
     }
     for (const session of this.sessions.all()) {
-      if (!affects(session.toolsets)) continue;
+      if (!affects(session.served)) continue;
       session.stale = true;
       void Promise.allSettled([session.server.sendToolListChanged(), session.server.sendPromptListChanged(), session.server.sendResourceListChanged()]);
     }

@@ -4,23 +4,27 @@
  * in order: CORS (when configured) and the Origin check, the bearer token (before a byte of the body is read), the
  * caller's rate, the caller's toolset permissions (a selection that names a toolset the token does not reach is
  * refused 403, or served without it; an unnamed one is simply left out — the request then goes to the narrowed
- * build), then the body, the caller's streams and requests in flight, and the selection's MCP endpoint. A build
- * mounted anywhere else (its `server` in another app) is served the same way: no selection can be reached without
- * its checks.
+ * build; a legacy session whose toolsets the token no longer reaches is refused 403), then the body, the caller's
+ * streams and requests in flight, and the selection's MCP endpoint.
+ *
+ * The edge enters through `route`: the checks that need no build run first, the selection's plan is narrowed by the
+ * caller's permissions (a pure function), and only then is anything built or woken — a caller who is not yet
+ * authenticated, or is over its rate, makes the host build nothing. A build mounted anywhere else (its `server` in
+ * another app) is served by the same checks from its handler: no selection can be reached without them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { messageOf } from "../../errors.js";
-import type { BuildCore } from "../../host/build/compiled-build.js";
-import { compiledOf, type NodeHandler } from "../../host/built-server.js";
+import type { BuildCore, CompiledBuild } from "../../host/build/compiled-build.js";
+import type { NodeHandler } from "../../host/built-server.js";
 import type { McpHost } from "../../host/host.js";
 import { withoutToken } from "../../host/protocol/request-context.js";
-import { selectionOfIdentity } from "../../host/build/build-view.js";
-import { assertNoUnknownToolsets, selectionKey } from "../../host/selection.js";
-import type { ServingLayer } from "../../host/serving-port.js";
+import { buildIdOf, sameBuild, selectionOfBuild, toolsetsBehind } from "../../host/build/build-id.js";
+import { narrowPlan, planOfBuild, type SelectionPlan } from "../../host/build/selection-plan.js";
+import { assertNoUnknownToolsets, unknownNamesText } from "../../host/selection.js";
+import type { HostServing, ServingLayer } from "../../host/serving-port.js";
 import type { Logger } from "../../logger.js";
 import type { HostAuth } from "../auth/host-auth.js";
 import { markLongLived } from "../edge/connection-tracker.js";
-import { answeredHostRefusal } from "../edge/final-error-handler.js";
+import { answeredHostRefusal, finalErrorHandler } from "../edge/final-error-handler.js";
 import { originAllowed, originSet, refuseOrigin } from "../edge/dns-rebinding.js";
 import { HTTP_DEFAULTS } from "../edge/http-defaults.js";
 import { isJsonMediaType, readJsonBody, type BodyLimits } from "../edge/json-body.js";
@@ -49,17 +53,32 @@ function isPreflight(req: IncomingMessage): boolean {
   return req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
 }
 
+/** A caller's plans as it may have them. */
+type Narrowing = (plan: SelectionPlan) => SelectionPlan;
+
+const asPlanned: Narrowing = (plan) => plan;
+
+/** What a preflight is served by with auth on: the build of nothing, in which no extension takes part. */
+const NOTHING = planOfBuild(buildIdOf([]));
+
 export interface SelectionServerParts {
   host: McpHost;
   options: HostAppOptions;
   auth: HostAuth | undefined;
   endpoints: SelectionEndpoints;
+  /** The host's side of the serving port (given once the layer is attached). */
+  serving: HostServing;
   limits: CallerLimits;
   logger: Logger;
+  /**
+   * Makes a request an express one before a deployment's serverFactory sees it (its middleware may be an express
+   * Router). Absent with the default factory: nothing is paid for it.
+   */
+  expressify?(req: IncomingMessage, res: ServerResponse): void;
 }
 
 /**
- * The serving layer: the handler of every build.
+ * The serving layer: the handler of every build, and the edge's way to the right build.
  * @example
  * const serving = host[OPEN_SERVING](new SelectionServer(parts));
  */
@@ -70,14 +89,49 @@ export class SelectionServer implements ServingLayer {
   private readonly body: BodyLimits;
   private readonly legacySessions: boolean;
   private readonly reportedUnknown = new Set<string>();
+  /** A client's mistake (a serverFactory's body parser, a client gone) or a bug (500, logged with the detail). */
+  private readonly finalError: ReturnType<typeof finalErrorHandler>;
 
   constructor(private readonly parts: SelectionServerParts) {
     const { options } = parts;
+    this.finalError = finalErrorHandler(parts.host, parts.logger);
     this.cors = options.cors ? mcpCors(options.cors === true ? true : { ...options.cors, preflightContinue: true }) : undefined;
     this.origins = originSet(options.allowedOrigins);
     this.checkOrigin = options.dnsRebindingProtection !== false;
     this.body = { maxBodyBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, maxJsonDepth: options.maxJsonDepth ?? HTTP_DEFAULTS.maxJsonDepth };
     this.legacySessions = (options.legacy ?? "stateful") === "stateful";
+  }
+
+  /**
+   * The edge's request for the MCP path, its selection already read into its facts. With auth on, nothing is built
+   * before the caller is known: the deployment's CORS, the token and the caller's rate are checked first (a preflight,
+   * which carries no token, goes to the build of nothing, in which no extension takes part). Then the plan is
+   * narrowed by the caller's permissions and the build made or found — and the request goes to what its serverFactory
+   * made, whose handler runs the rest.
+   * @example
+   * selections.route(req, res).catch(failed);
+   */
+  async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const facts = factsOf(req);
+    try {
+      facts.plan ??= this.parts.serving.plan(facts.selection!);
+      let narrow: Narrowing | undefined = asPlanned;
+      if (this.parts.auth !== undefined && isPreflight(req)) {
+        if (!(await this.applyCors(facts, req, res))) return;
+        facts.plan = NOTHING;
+      } else if (this.parts.auth !== undefined) {
+        if (!(await this.applyCors(facts, req, res))) return;
+        if (!(await this.parts.auth.gate(req, res)) || !(await this.rated(facts, req, res))) return;
+        narrow = this.narrowing(facts, req, res);
+      } else narrow = this.narrowing(facts, req, res);
+      if (narrow === undefined) return;
+      const build = await this.buildOf(facts, narrow);
+      facts.routed = true;
+      this.parts.expressify?.(req, res);
+      await this.handOver(build.server, req, res);
+    } catch (error) {
+      this.failed(error, req, res);
+    }
   }
 
   handlerFor(build: BuildCore): NodeHandler {
@@ -86,14 +140,26 @@ export class SelectionServer implements ServingLayer {
     };
   }
 
+  /** What a serverFactory made may throw, reject, or pass an error on: each is a bug of the deployment's. */
+  private handOver(server: NodeHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const served = server(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error))) as PromiseLike<unknown> | undefined;
+      if (served !== null && typeof served?.then === "function") served.then(() => resolve(), reject);
+      else resolve();
+    });
+  }
+
   private async serve(build: BuildCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const facts = factsOf(req);
-    // Reached without the edge (a BuiltServer's server mounted elsewhere): the request asks for exactly this build.
-    if (facts.selection === undefined) {
-      facts.selection = selectionOfIdentity(build.toolsets);
+    if (!facts.routed || facts.built === undefined || !sameBuild(facts.built.id, build.id)) {
+      // Reached without the edge (a BuiltServer's server mounted elsewhere), or handed another build than the edge
+      // chose: the request asks for exactly this build, and is checked for it.
+      facts.selection = selectionOfBuild(build.id);
       facts.named = [...build.toolsets];
+      facts.plan = planOfBuild(build.id);
+      facts.routed = false;
     }
-    if (this.cors !== undefined && !(await ran(this.cors, req, res))) return;
+    if (!(await this.applyCors(facts, req, res))) return;
     if (this.checkOrigin && !originAllowed(req, res, this.origins)) {
       refuseOrigin(res, req.headers.origin ?? "");
       return;
@@ -112,12 +178,15 @@ export class SelectionServer implements ServingLayer {
       const given = (req as { auth?: Parameters<typeof withoutToken>[0] }).auth;
       if (given !== undefined) facts.authInfo = withoutToken(given);
     }
-    // In a fleet the rate is Redis's answer: awaited here, still before a byte of the body is read.
-    const admitted = limits.admitRate(req, res, facts);
-    if (admitted !== true && !(await admitted)) return;
-    const target = auth === undefined ? build : await this.permitted(build, facts, auth, req, res);
-    if (target === undefined) return;
-    facts.built = target;
+    if (!(await this.rated(facts, req, res))) return;
+    let target = build;
+    if (!facts.routed) {
+      const narrow = this.narrowing(facts, req, res);
+      if (narrow === undefined) return;
+      const plan = narrow(facts.plan!);
+      facts.unknown = plan.unknown;
+      target = sameBuild(plan.id, build.id) ? build : await this.buildOf(facts, narrow);
+    }
     if (req.method === "POST" && !(await this.readBody(facts, req, res))) return;
     if ((facts.body as { method?: unknown } | undefined)?.method === "subscriptions/listen") {
       facts.stream = true;
@@ -129,46 +198,94 @@ export class SelectionServer implements ServingLayer {
     await this.parts.endpoints.serve(target, facts, req, res);
   }
 
+  /** The deployment's CORS (http.cors), once per request; false when it answered. */
+  private async applyCors(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (this.cors === undefined || facts.corsApplied) return true;
+    facts.corsApplied = true;
+    return ran(this.cors, req, res);
+  }
+
+  /** The caller's rate, once per request (in a fleet Redis's answer, awaited): still before a byte of the body is read. */
+  private async rated(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (facts.rated) return true;
+    facts.rated = true;
+    const admitted = this.parts.limits.admitRate(req, res, facts);
+    return admitted === true || (await admitted);
+  }
+
   /**
-   * With auth on: the declared toolsets the caller may reach, and the build it is served — this one, or the same
-   * selection narrowed to what it may reach (and with the dormant extensions it names woken). Undefined after
-   * answering 403 for a named toolset the token does not reach.
+   * How this caller's plans are narrowed (with auth on: to the toolsets its token reaches; a pure function). Undefined
+   * after answering 403 — for a toolset the selection names that the token does not reach (unless
+   * `onInsufficientScope: omit`, which serves without it and reports it as unknown, like a name nobody declared), or
+   * for a legacy session whose toolsets the token no longer reaches.
    */
-  private async permitted(build: BuildCore, facts: RequestFacts, auth: HostAuth, req: IncomingMessage, res: ServerResponse): Promise<BuildCore | undefined> {
-    const { host } = this.parts;
+  private narrowing(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Narrowing | undefined {
+    const { host, auth } = this.parts;
+    facts.requested = facts.plan!.id.key;
+    if (auth === undefined) return asPlanned;
     const caller = facts.caller;
     const declared = host.declaredToolsets().map((t) => t.name);
     const permitted = auth.permissions.permitted(declared, caller?.scopes ?? []);
     facts.permitted = permitted;
-    // A request on a legacy session is served what the session was opened with, or refused as an unknown session.
-    const onSession = this.legacySessions && header(req, "mcp-session-id") !== undefined;
-    if (caller !== undefined && auth.permissions.guarded && !onSession) {
-      const reachable = new Set(permitted);
-      const known = new Set(declared);
-      const named = [...new Set(facts.named)].filter((name) => known.has(name)).sort();
-      const forbidden = named.filter((name) => !reachable.has(name));
-      if (forbidden.length > 0) {
-        if (auth.onInsufficientScope === "omit") {
+    const reachable = new Set(permitted);
+    let hidden: string[] = [];
+    if (caller !== undefined && auth.permissions.guarded) {
+      const sessionId = this.legacySessions ? header(req, "mcp-session-id") : undefined;
+      if (sessionId !== undefined) {
+        // A session answers to each request's token: the toolsets it was opened with must still be reachable.
+        const session = this.parts.endpoints.sessions.get(sessionId);
+        const lacking = session !== undefined && session.subject === facts.subject ? toolsetsBehind(session.served).filter((name) => !reachable.has(name)) : [];
+        if (lacking.length > 0) {
+          this.refuse(facts, req, res, lacking, "this legacy session's toolsets are no longer all reached by the caller's token; refused");
+          return undefined;
+        }
+      } else {
+        const known = new Set(declared);
+        const forbidden = [...new Set(facts.named)].filter((name) => known.has(name) && !reachable.has(name)).sort();
+        if (forbidden.length > 0 && auth.onInsufficientScope === "omit") {
           this.parts.logger.info("the selection names toolsets this caller's token does not reach; served without them", {
             toolsets: forbidden,
             subject: caller.subject,
           });
-        } else {
-          const granted = new Set(caller.scopes);
-          const missing = auth.permissions.scopesFor(forbidden).filter((scope) => !granted.has(scope));
-          this.parts.logger.info("the selection names toolsets this caller's token does not reach; refused", { toolsets: forbidden, subject: caller.subject });
-          auth.refuseScopes(req, res, missing, auth.permissions.scopesFor(named));
+          hidden = forbidden;
+        } else if (forbidden.length > 0) {
+          this.refuse(facts, req, res, forbidden, "the selection names toolsets this caller's token does not reach; refused");
           return undefined;
         }
       }
     }
-    const selection = facts.selection!;
-    facts.requested = selectionKey(host.activeFor(selection).active);
-    const narrowed = await host.build(selection, { permitted });
-    facts.unknown = narrowed.unknown;
-    const served = compiledOf(narrowed);
-    // The build this handler was made for is served only while it is what the caller may reach.
-    return served.key === build.key && served.revision === build.revision ? build : served;
+    return (plan) => narrowPlan(plan, reachable, hidden);
+  }
+
+  /** Answers 403 `insufficient_scope` naming the scopes `toolsets` need that the caller's token lacks. */
+  private refuse(facts: RequestFacts, req: IncomingMessage, res: ServerResponse, toolsets: readonly string[], why: string): void {
+    const auth = this.parts.auth!;
+    const granted = new Set(facts.caller?.scopes ?? []);
+    const needed = auth.permissions.scopesFor(toolsets);
+    this.parts.logger.info(why, { toolsets: [...toolsets], subject: facts.caller?.subject ?? "" });
+    auth.refuseScopes(
+      req,
+      res,
+      needed.filter((scope) => !granted.has(scope)),
+      needed,
+    );
+  }
+
+  /**
+   * The build the caller's plan asks for: its dormant extensions woken first (and the selection planned again when that
+   * changed the offer), then compiled or cached.
+   */
+  private async buildOf(facts: RequestFacts, narrow: Narrowing): Promise<CompiledBuild> {
+    const { serving } = this.parts;
+    let plan = narrow(facts.plan!);
+    if (await serving.wake(plan)) {
+      facts.plan = serving.plan(facts.selection!);
+      plan = narrow(facts.plan);
+    }
+    facts.unknown = plan.unknown;
+    const build = await serving.compiled(plan.id);
+    facts.built = build;
+    return build;
   }
 
   /** Reads the JSON body once (unless a parser in a serverFactory did); false when it answered the refusal. */
@@ -205,11 +322,9 @@ export class SelectionServer implements ServingLayer {
   private reportUnknown(build: BuildCore, facts: RequestFacts): void {
     if (facts.unknown.length === 0) return;
     const { host, options, logger } = this.parts;
-    if (options.selection?.strict)
-      assertNoUnknownToolsets(
-        facts.unknown,
-        host.declaredToolsets().map((t) => t.name),
-      );
+    // With auth on, the names said (the declared list, "did you mean") are only those the caller may reach.
+    const known = facts.permitted ?? host.declaredToolsets().map((t) => t.name);
+    if (options.selection?.strict) assertNoUnknownToolsets(facts.unknown, known);
     // Once per selection and set of unknown names (a session sends many requests, each with the same URL).
     const seen = `${build.key}\u0000${facts.unknown.join(",")}`;
     const first = !this.reportedUnknown.has(seen);
@@ -217,17 +332,12 @@ export class SelectionServer implements ServingLayer {
       if (this.reportedUnknown.size >= 1_000) this.reportedUnknown.clear();
       this.reportedUnknown.add(seen);
     }
-    logger[first ? "warn" : "debug"](`MCP client asked for unknown toolsets: ${facts.unknown.join(", ")}`, { unknown: [...facts.unknown] });
+    logger[first ? "warn" : "debug"](`MCP client asked for ${unknownNamesText(facts.unknown, known)}`, { unknown: [...facts.unknown] });
   }
 
   /** What went wrong serving: the client's mistake (strict selection) or a bug (500, logged with the detail). */
   private failed(error: unknown, req: IncomingMessage, res: ServerResponse): void {
-    const { host, logger } = this.parts;
-    if (answeredHostRefusal(error, host, res)) return;
-    logger.error(
-      `internal error serving ${req.method} ${req.url?.split("?")[0]}: ${messageOf(error)}`,
-      error instanceof Error && error.stack ? { stack: error.stack } : {},
-    );
-    sendJsonRpcError(res, 500, -32603, "Internal error");
+    if (answeredHostRefusal(error, this.parts.host, res, factsOf(req).permitted)) return;
+    this.finalError(error, req, res);
   }
 }

@@ -64,10 +64,12 @@ export function accessObserver(observability: Observability, routes: ObservedRou
     const known = factsOf(req);
     const started = known.startedAt;
     const requestId = known.id;
+    // The caller's address (behind a trusted proxy, the client's) is on every line written while serving it.
+    const client = known.client;
     const track: RequestTrack = { observed: false };
     const path = pathOf(req);
     const route = routeOf(path);
-    const ambient = tracing === undefined ? undefined : ambientOfHeaders(req.headers);
+    const ambient = tracing?.live() === true ? ambientOfHeaders(req.headers) : undefined;
     const finish = () => {
       inFlight.delete(req);
       const durationMs = performance.now() - started;
@@ -80,6 +82,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
         status,
         durationMs,
         requestId,
+        client,
         stream: facts?.stream ?? false,
         ...(facts === undefined ? {} : { era: facts.era }),
         ...defined({ rpcMethod: facts?.rpcMethod, selection: facts?.selection, subject: facts?.subject }),
@@ -104,13 +107,13 @@ export function accessObserver(observability: Observability, routes: ObservedRou
       inFlight.add(req);
       // The close listener every part of the edge shares (it follows "finish", and is the only event of an aborted request).
       onResponseClose(res, () => {
-        withLogFields({ requestId }, finish);
         track.ended = true;
+        finish();
       });
     } catch {
       // Observing is best effort; the request goes on.
     }
-    const go = () => withLogFields({ requestId }, () => next(), track);
+    const go = () => withLogFields({ requestId, client }, () => next(), track);
     if (ambient === undefined) go();
     else context.with(ambient, go);
   };

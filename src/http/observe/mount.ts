@@ -94,6 +94,7 @@ export function observeEdge(host: McpHost, options: HostAppOptions): EdgeObserva
       const metrics = observability?.metrics;
       observability?.watch({
         legacySessions: () => endpoints.sessions.size,
+        tasks: () => host.tasks.counts(),
         listenStreams: openStreams,
         heldEntries: () => ({ ...endpoints.held(), ...limits.held(), ...pausedOf(options) }),
         extensionStatuses: () => host.extensionStatuses(),

@@ -10,6 +10,7 @@ import type { McpHost } from "../../host/host.js";
 import { selectionFromRequest } from "../../host/selection.js";
 import type { RateSlot } from "../../observe/request-rates.js";
 import type { SelectionOptions } from "../http-options.js";
+import { callerLabel } from "../../tasks/task.js";
 import { defined } from "../../defined.js";
 
 /** An upstream server as the page lists it. */
@@ -48,7 +49,44 @@ export interface Overview {
   endpoints: EndpointLink[];
   sessions: { legacy: number; streams: number };
   rates: RateSlot[];
+  /** MCP tasks (docs/tasks.md): how many by status, and the latest, by caller — never their arguments or results. */
+  tasks: { counts: Record<string, number>; recent: TaskView[] };
 }
+
+/** One task as the operator page shows it. */
+export interface TaskView {
+  caller: string;
+  tool: string;
+  toolset: string;
+  status: string;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+}
+
+/** The latest tasks of the toolsets the viewer may reach (all, without auth), newest first. */
+function tasksOf(host: McpHost, reachable: ReadonlySet<string> | undefined): Overview["tasks"] {
+  const recent = host.tasks.store
+    .recent(RECENT_TASKS)
+    .filter((task) => reachable === undefined || reachable.has(task.toolset))
+    .map((task) => ({
+      caller: callerLabel(task.owner),
+      tool: task.tool,
+      toolset: task.toolset,
+      status: task.status,
+      ...defined({ statusMessage: task.statusMessage }),
+      createdAt: new Date(task.createdAt).toISOString(),
+      lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
+    }));
+  // A narrow viewer counts only what it may see.
+  if (reachable === undefined) return { counts: host.tasks.counts(), recent };
+  const counts: Record<string, number> = {};
+  for (const task of recent) counts[task.status] = (counts[task.status] ?? 0) + 1;
+  return { counts, recent };
+}
+
+/** Tasks the page lists at most. */
+const RECENT_TASKS = 50;
 
 /**
  * @example
@@ -83,6 +121,7 @@ export function overviewOf(sources: OverviewSources, permitted: readonly string[
     endpoints: [...endpoints],
     sessions: { legacy: sources.legacySessions(), streams: sources.openStreams() },
     rates: sources.rates(),
+    tasks: tasksOf(host, reachable),
   };
 }
 

@@ -98,7 +98,7 @@ async function mcp(query, method, params) {
 }
 
 function badge(status) {
-  const kind = status === "ready" || status === "up" ? "ok" : status === "failed" || status === "unavailable" ? "bad" : "warn";
+  const kind = status === "ready" || status === "up" || status === "completed" ? "ok" : status === "failed" || status === "unavailable" ? "bad" : "warn";
   return el("span", { class: "badge " + kind }, status);
 }
 
@@ -132,6 +132,16 @@ function renderEndpoints(overview) {
   $("endpoints").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, "endpoint"), el("th", {}, "selection"), el("th", {}, "URL"), el("th", {}, "card")), rows));
 }
 
+function renderTasks(overview) {
+  const tasks = overview.tasks;
+  const counts = Object.entries(tasks.counts).filter(([, n]) => n > 0).map(([status, n]) => el("span", { class: "stat" }, el("b", {}, String(n)), status));
+  if (tasks.recent.length === 0) { $("tasks").replaceChildren(el("p", { class: "muted" }, "No MCP tasks right now.")); return; }
+  const age = (iso) => Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000)) + " s ago";
+  const rows = tasks.recent.map((t) =>
+    el("tr", {}, el("td", {}, t.caller), el("td", {}, el("code", {}, t.tool), el("span", { class: "muted" }, " " + t.toolset)), el("td", {}, badge(t.status)), el("td", {}, t.statusMessage || ""), el("td", { class: "muted" }, age(t.createdAt))));
+  $("tasks").replaceChildren(el("div", {}, counts), el("table", { id: "task-table" }, el("tr", {}, el("th", {}, "caller"), el("th", {}, "tool"), el("th", {}, "status"), el("th", {}, "message"), el("th", {}, "started")), rows));
+}
+
 function renderTraffic(overview) {
   const slots = overview.rates;
   const total = slots.reduce((n, s) => n + s.requests, 0);
@@ -139,27 +149,47 @@ function renderTraffic(overview) {
   const perSecond = recent.reduce((n, s) => n + s.requests, 0) / 60;
   const timed = recent.filter((s) => s.requests > 0);
   const p95 = timed.length ? Math.max(...timed.map((s) => s.p95Ms)) : 0;
-  const width = 600, height = 120, bar = width / slots.length;
+  // The plot keeps a margin inside the box, so neither a bar nor the line (nor its stroke) touches an edge.
+  const width = 600, height = 120, top = 12, bottom = 4, bar = width / slots.length;
   const most = Math.max(1, ...slots.map((s) => s.requests));
   const slowest = Math.max(1, ...slots.map((s) => s.p95Ms));
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("id", "traffic-chart");
   svg.setAttribute("viewBox", "0 0 " + width + " " + height);
   svg.setAttribute("preserveAspectRatio", "none");
   slots.forEach((s, i) => {
-    const h = (s.requests / most) * (height - 10);
+    const h = (s.requests / most) * (height - top - bottom);
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("x", String(i * bar + 1)); rect.setAttribute("width", String(bar - 2));
-    rect.setAttribute("y", String(height - h)); rect.setAttribute("height", String(h));
+    rect.setAttribute("y", String(height - bottom - h)); rect.setAttribute("height", String(h));
     rect.setAttribute("fill", s.errors ? "#f7a1b5" : "#a9c4f5");
     const title = document.createElementNS(ns, "title");
     title.textContent = new Date(s.start).toLocaleTimeString() + ": " + s.requests + " requests, p95 " + s.p95Ms.toFixed(1) + " ms";
     rect.append(title); svg.append(rect);
   });
-  const line = document.createElementNS(ns, "polyline");
-  line.setAttribute("points", slots.map((s, i) => (i * bar + bar / 2) + "," + (height - (s.p95Ms / slowest) * (height - 10))).join(" "));
-  line.setAttribute("fill", "none"); line.setAttribute("stroke", "#b54708"); line.setAttribute("stroke-width", "2");
-  svg.append(line);
+  // The p95 line joins only slots that had timed requests: an empty slot has no latency (not a latency of 0), so it
+  // breaks the line; a slot alone shows as a dot.
+  const y = (ms) => height - bottom - (ms / slowest) * (height - top - bottom);
+  const runs = [];
+  slots.forEach((s, i) => {
+    if (s.p95Ms <= 0) { runs.push([]); return; }
+    if (runs.length === 0) runs.push([]);
+    runs[runs.length - 1].push((i * bar + bar / 2) + "," + y(s.p95Ms));
+  });
+  for (const points of runs.filter((run) => run.length > 0)) {
+    const line = document.createElementNS(ns, points.length > 1 ? "polyline" : "circle");
+    if (points.length > 1) {
+      line.setAttribute("points", points.join(" "));
+      line.setAttribute("fill", "none"); line.setAttribute("stroke-width", "2");
+    } else {
+      const [cx, cy] = points[0].split(",");
+      line.setAttribute("cx", cx); line.setAttribute("cy", cy); line.setAttribute("r", "3"); line.setAttribute("fill", "#b54708");
+    }
+    line.setAttribute("class", "p95");
+    line.setAttribute("stroke", "#b54708"); line.setAttribute("vector-effect", "non-scaling-stroke");
+    svg.append(line);
+  }
   $("traffic").replaceChildren(
     el("div", {},
       el("span", { class: "stat" }, el("b", { id: "request-total" }, String(total)), "requests, last 5 min"),
@@ -168,7 +198,7 @@ function renderTraffic(overview) {
       el("span", { class: "stat" }, el("b", { id: "legacy-sessions" }, String(overview.sessions.legacy)), "live 2025-era sessions"),
       el("span", { class: "stat" }, el("b", { id: "open-streams" }, String(overview.sessions.streams)), "open listen streams")),
     svg,
-    el("div", { class: "muted" }, "bars: requests per 10 s (red: with 5xx answers); line: p95 latency"));
+    el("div", { class: "muted" }, "bars: requests per 10 s (red: with 5xx answers); line: p95 latency (top: " + slowest.toFixed(1) + " ms)"));
 }
 
 async function refresh() {
@@ -177,7 +207,7 @@ async function refresh() {
     $("status").replaceChildren(badge(overview.extensions.some((e) => e.status === "failed") || overview.upstreams.some((u) => u.state !== "up") ? "degraded" : "ready"));
     document.title = overview.service + " — mcp-host";
     $("service").textContent = overview.service + " " + overview.version;
-    renderToolsets(overview); renderExtensions(overview); renderUpstreams(overview); renderEndpoints(overview); renderTraffic(overview);
+    renderToolsets(overview); renderExtensions(overview); renderUpstreams(overview); renderEndpoints(overview); renderTraffic(overview); renderTasks(overview);
   } catch (error) {
     $("status").replaceChildren(el("span", { class: "badge bad" }, error.status === 401 || error.status === 403 ? "token refused" : "unreachable"));
     if (error.status === 401 || error.status === 403) showGate("The server refused this token (" + error.message + "). Paste another one.");
@@ -296,6 +326,7 @@ const BODY = `
 <section><h2>Extensions</h2><div id="extensions" class="muted">Loading…</div></section>
 <section><h2>Upstream servers</h2><div id="upstreams" class="muted">Loading…</div></section>
 <section><h2>Named endpoints</h2><div id="endpoints" class="muted">Loading…</div></section>
+<section class="wide"><h2>Tasks</h2><div id="tasks" class="muted">Loading…</div></section>
 <section><h2>Selection explorer</h2>
 <form id="explore" class="row"><input id="query" type="text" placeholder="only=time,text" aria-label="selection"><button type="submit">Explore</button></form>
 <div id="explored"></div></section>

@@ -49,7 +49,17 @@ function permittedOf(host: McpHost, auth: HostAuth | undefined, req: Request): s
 export function uiRoutes(host: McpHost, auth: HostAuth | undefined, options: UiRouteOptions): Router {
   const router = express.Router();
   const api = uiApiBase(options.path);
-  const page = renderPage({ service: host.name, api, mcpPath: options.mcpPath, auth: auth !== undefined });
+  // Mounted under a prefix (`app.use("/ai", hostApp.app)`), the page's own requests must carry it: express says which
+  // in req.baseUrl. One page per prefix, made once (an app has one or two).
+  const pages = new Map<string, string>();
+  const pageAt = (prefix: string) => {
+    let page = pages.get(prefix);
+    if (page === undefined) {
+      page = renderPage({ service: host.name, api: `${prefix}${api}`, mcpPath: `${prefix}${options.mcpPath}`, auth: auth !== undefined });
+      if (pages.size < 8) pages.set(prefix, page);
+    }
+    return page;
+  };
   const gate: RequestHandler[] = auth === undefined ? [] : [auth.require];
   const policy = pageSecurityPolicy();
   // The page and its data: never framed by another page, never sniffed into something else, never cached.
@@ -57,8 +67,8 @@ export function uiRoutes(host: McpHost, auth: HostAuth | undefined, options: UiR
     res.set(FRAMING_HEADERS);
     next();
   });
-  router.get(options.path, (_req, res) => {
-    res.set(FRAMING_HEADERS).set("content-security-policy", policy).set("cache-control", "no-store").type("html").send(page);
+  router.get(options.path, (req, res) => {
+    res.set(FRAMING_HEADERS).set("content-security-policy", policy).set("cache-control", "no-store").type("html").send(pageAt(req.baseUrl));
   });
   router.get(`${api}/overview`, ...gate, (req, res) => {
     const permitted = permittedOf(host, auth, req);

@@ -68,6 +68,7 @@ function failureResult(deps: ToolCallDeps, target: CallTarget, tool: string, err
   if (error.end === "caller") return errorResult("MCP_CALL_FAILED", `${subject} was cancelled by the caller`, where);
   const detail = target.redact(error.failure.detail);
   if (error.phase === "connect") return errorResult("MCP_SERVER_UNREACHABLE", `${subject} failed: the server could not be reached (${detail})`, where);
+  if (error.failure.refused !== undefined) return errorResult(error.failure.refused, `${subject} failed: ${detail}`, where);
   const rerun = error.notRetried ? "; it may have run, so it was not retried" : "";
   return errorResult("MCP_CALL_FAILED", `${subject} failed: ${detail}${rerun}`, where);
 }

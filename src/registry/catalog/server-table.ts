@@ -79,6 +79,7 @@ export class ServerTable {
       redact,
       setup,
       clock: limits.clock,
+      answers: limits.answers,
       clientInfo: options.clientInfo ?? { name: "mcp-host-registry", version: "0.1.0" },
       timeoutMs: limits.timeoutOf(spec),
       onListChanged: () => this.markStale(name),
@@ -203,7 +204,11 @@ export class ServerTable {
     let detail: string;
     if (exit && phase === "connect") {
       // The server's own last words (already redacted) say why — an npx 404, a missing module — at any log level.
-      const said = exit.stderrTail && exit.stderrTail.length > 0 ? `; its last stderr lines: ${exit.stderrTail.map((l) => JSON.stringify(l)).join(" | ")}` : "";
+      // The first line naming the problem leads when the tail has lost it (Node's stack pushes it out).
+      const problem =
+        exit.stderrProblem !== undefined && !exit.stderrTail?.includes(exit.stderrProblem) ? `; its stderr said ${JSON.stringify(exit.stderrProblem)}` : "";
+      const tail = exit.stderrTail && exit.stderrTail.length > 0 ? `; its last stderr lines: ${exit.stderrTail.map((l) => JSON.stringify(l)).join(" | ")}` : "";
+      const said = problem + tail;
       detail = `the server process exited during start-up (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})${said}`;
     } else if (code === "ENOENT") detail = `the command "${spec.transport === "stdio" ? spec.command : ""}" was not found`;
     else if (code === "EACCES") detail = "the command is not executable";

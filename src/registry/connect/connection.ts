@@ -16,6 +16,8 @@ import {
 import type { Clock } from "../../clock.js";
 import { McpHostError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
+import type { AnswerLimits } from "../answers/answer-limits.js";
+import { boundedFetch } from "../answers/bounded-fetch.js";
 import { classifyFailure, failureDetail } from "../failure.js";
 import { waitAtMost } from "../limits.js";
 import type { Redactor } from "../redact.js";
@@ -47,6 +49,8 @@ export interface ConnectionDeps {
   clientInfo: { name: string; version: string };
   /** What the connection's waits and delays run on. */
   clock: Clock;
+  /** How much of an answer is read, and how deep it may nest (every transport the registry makes). */
+  answers: AnswerLimits;
   /** The server said (or may have said, while its feed was down) that its lists changed. */
   onListChanged: () => void;
   /** The connection ended without being asked to (a stdio child exited). */
@@ -199,6 +203,8 @@ export class ServerConnection {
         }),
         ...(envelope ? { envelope } : {}),
         answer: (request) => this.answerPushed(request),
+        limits: this.deps.answers,
+        logger: this.deps.logger,
       });
     }
     if (forwarder) this.forwarding = { client, forwarder };
@@ -247,13 +253,19 @@ export class ServerConnection {
         logger: this.deps.logger,
         redact: this.deps.redact,
         clock: this.deps.clock,
+        limits: this.deps.answers,
       });
     }
     if (spec.transport === "http") {
+      // Every answer the SDK client reads is counted as it arrives (a spec's own fetch too).
+      const fetchOf = spec.fetch ?? ((url: string | URL, init?: RequestInit) => fetch(url, init));
       return new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers: { ...spec.headers } },
         ...(spec.authProvider ? { authProvider: spec.authProvider } : {}),
-        ...(spec.fetch ? { fetch: spec.fetch } : {}),
+        fetch: boundedFetch(fetchOf, {
+          limits: this.deps.answers,
+          ignored: (what) => this.deps.logger.debug(`${what} arrived on a request's stream; ignored`),
+        }),
       });
     }
     return spec.connect();

@@ -2,16 +2,21 @@
  * The stdio transport for upstream servers. The SDK's StdioClientTransport spawns children in the parent's process
  * group and signals only the child itself, which orphans a server started through a launcher. This transport
  * spawns each server as the leader of a new process group (no shell), feeds its stderr to the log line by line,
- * and on close terminates the whole group.
+ * reads its stdout within the answer limits (answers/line-reader.ts, in place of the SDK's quadratic ReadBuffer),
+ * and on close terminates the whole group. Until the group is gone, the process's exit SIGKILLs it: a host that exits
+ * while a close is still in its grace period (a start-up that failed) leaves no server behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { systemClock, type Clock } from "../../clock.js";
 import type { Logger } from "../../logger.js";
+import { type AnswerLimits, registryAnswer } from "../answers/answer-limits.js";
+import { LineReader, type RefusedLine } from "../answers/line-reader.js";
 import { CHILD_GONE } from "../failure.js";
 import { ForwardedRequests } from "../forward/forwarded-requests.js";
 import { waitAtMost } from "../limits.js";
 import { childEnv } from "./child-env.js";
+import { guardOnExit } from "./exit-guard.js";
 import { lineSplitter } from "./line-splitter.js";
 import { KILL_GRACE_MS, groupAlive, signalGroup, terminateGroup } from "./process-group.js";
 
@@ -22,7 +27,7 @@ export interface StdioProcessOptions {
   /** Added to the minimal inherited environment. */
   env?: Readonly<Record<string, string>>;
   cwd?: string;
-  /** The server's logger: the child's stderr goes to its `[stderr]` child, one line per record. */
+  /** The server's logger: the child's stderr goes to its `[stderr]` child, one line per record, at debug. */
   logger: Logger;
   /** Applied to every stderr line before it is logged (a child may print its own credentials). */
   redact?: (line: string) => string;
@@ -30,6 +35,8 @@ export interface StdioProcessOptions {
   killGraceMs?: number;
   /** What the kill grace and the transport's other waits run on (default: the system clock). */
   clock?: Clock;
+  /** How long a line of stdout may be, and how deep its JSON may nest. */
+  limits: AnswerLimits;
 }
 
 /** How the child ended. */
@@ -38,10 +45,34 @@ export interface ChildExit {
   signal: NodeJS.Signals | null;
   /** Its last stderr lines (redacted, each cut at 200 characters): the reason a server gave, e.g. npx's 404. */
   stderrTail?: readonly string[];
+  /**
+   * Its first stderr line that names a problem (redacted, cut at 200 characters): `Error: Cannot find module …`
+   * comes before Node's stack, whose tail is all the last lines would show.
+   */
+  stderrProblem?: string;
 }
 
 /** How many of a child's last stderr lines are kept for the report when it exits during start-up. */
 const STDERR_TAIL_LINES = 5;
+/** A line naming a problem: an error class (`TypeError:`, `ModuleNotFoundError:`), or a word that says something failed. */
+const PROBLEM_CLASS = /\w*(Error|Exception)\b/;
+const PROBLEM_WORD = /\b(error|fatal|panic|cannot|could not|can't|not found|no such|denied|refused|missing|failed)\b/i;
+/** A stack frame (`    at fn (file:1:2)`, Python's `  File "x.py", line 1`): never the line that says what went wrong. */
+const STACK_FRAME = /^\s+(at\s|File\s")/;
+
+/**
+ * True for a stderr line that says what went wrong rather than where.
+ * @example
+ * namesAProblem("Error: Cannot find module '/srv/server.js'") // true
+ * namesAProblem("    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)") // false
+ */
+export function namesAProblem(line: string): boolean {
+  return !STACK_FRAME.test(line) && (PROBLEM_CLASS.test(line) || PROBLEM_WORD.test(line));
+}
+
+function cut(line: string): string {
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
 
 const WRITE_SETTLE_MS = 500;
 
@@ -57,19 +88,22 @@ export class StdioProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child?: ChildProcess;
-  private readonly readBuffer = new ReadBuffer();
+  private readonly lines: LineReader;
   private closed = false;
   private exitInfo?: ChildExit;
   private closing?: Promise<void>;
   private readonly writing = new Set<Promise<unknown>>();
   private readonly stderrTail: string[] = [];
+  private stderrProblem?: string;
   /** Requests forwarded on this pipe beside the SDK client's (forward/): their answers are taken off the reader first. */
   readonly forwarded = new ForwardedRequests();
 
   private readonly clock: Clock;
+  private releaseExitGuard?: () => void;
 
   constructor(private readonly options: StdioProcessOptions) {
     this.clock = options.clock ?? systemClock;
+    this.lines = new LineReader({ limits: options.limits, line: (text) => this.onLine(text), refused: (refusal) => this.onRefused(refusal) });
   }
 
   /** The child's pid (and process group id) once started. */
@@ -79,7 +113,12 @@ export class StdioProcessTransport implements Transport {
 
   /** How the child ended, once it has. */
   get exit(): ChildExit | undefined {
-    return this.exitInfo && { ...this.exitInfo, stderrTail: [...this.stderrTail] };
+    return this.exitInfo && { ...this.exitInfo, ...this.said() };
+  }
+
+  /** What the child said on stderr, for a report of its exit. */
+  private said(): Pick<ChildExit, "stderrTail" | "stderrProblem"> {
+    return { stderrTail: [...this.stderrTail], ...(this.stderrProblem === undefined ? {} : { stderrProblem: this.stderrProblem }) };
   }
 
   /**
@@ -89,8 +128,8 @@ export class StdioProcessTransport implements Transport {
   async exitWithin(timeoutMs: number): Promise<ChildExit | undefined> {
     const child = this.child;
     if (this.exitInfo || !child || child.exitCode !== null || child.signalCode !== null)
-      return this.exit ?? (child ? { code: child.exitCode, signal: child.signalCode, stderrTail: [...this.stderrTail] } : undefined);
-    const exited = new Promise<ChildExit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stderrTail: [...this.stderrTail] })));
+      return this.exit ?? (child ? { code: child.exitCode, signal: child.signalCode, ...this.said() } : undefined);
+    const exited = new Promise<ChildExit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, ...this.said() })));
     return waitAtMost(this.clock, exited, timeoutMs);
   }
 
@@ -107,22 +146,29 @@ export class StdioProcessTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
+      this.releaseExitGuard = guardOnExit(() => this.killNow());
       const redact = this.options.redact ?? ((line: string) => line);
       const stderrLog = logger.child("stderr");
       const stderr = lineSplitter((line) => {
         const shown = redact(line);
-        stderrLog.info(shown);
+        // A server's stderr is its own log, not the host's: at debug (a reference server's every start says "Failed to
+        // request roots from client", which is harmless). When it matters — the server does not start — the report
+        // quotes it at any level (stderrProblem, stderrTail).
+        stderrLog.debug(shown);
         if (shown.trim() === "") return;
-        this.stderrTail.push(shown.length > 200 ? `${shown.slice(0, 200)}…` : shown);
+        if (this.stderrProblem === undefined && namesAProblem(shown)) this.stderrProblem = cut(shown);
+        this.stderrTail.push(cut(shown));
         if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
       });
       child.stderr?.on("data", stderr.push);
       child.stderr?.on("end", stderr.flush);
-      child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
+      child.stdout?.on("data", (chunk: Buffer) => this.lines.push(chunk));
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.once("error", (error) => {
-        if (child.pid === undefined) reject(error);
-        else this.onerror?.(error);
+        if (child.pid === undefined) {
+          this.releaseExitGuard?.(); // nothing was started
+          reject(error);
+        } else this.onerror?.(error);
         this.markClosed();
       });
       child.once("spawn", () => resolve());
@@ -165,6 +211,7 @@ export class StdioProcessTransport implements Transport {
       const gone = await terminateGroup(pid, { graceMs: this.options.killGraceMs ?? KILL_GRACE_MS, clock: this.clock });
       if (!gone) this.options.logger.warn("process group did not exit after SIGKILL", { pid });
     }
+    this.releaseExitGuard?.();
     this.markClosed();
   }
 
@@ -174,31 +221,33 @@ export class StdioProcessTransport implements Transport {
     if (pid !== undefined && groupAlive(pid)) signalGroup(pid, "SIGKILL");
   }
 
-  private onStdout(chunk: Buffer): void {
+  private onLine(text: string): void {
+    let message: JSONRPCMessage;
     try {
-      this.readBuffer.append(chunk);
+      message = deserializeMessage(text);
     } catch (error) {
-      this.onerror?.(asError(error));
+      if (!(error instanceof SyntaxError)) this.onerror?.(asError(error)); // not JSON at all: skipped, as the SDK's reader does
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.readBuffer.readMessage();
-      } catch (error) {
-        this.onerror?.(asError(error)); // that line was consumed; go on with the next
-        continue;
-      }
-      if (!message) return;
-      if (this.forwarded.take(message)) continue;
-      this.onmessage?.(message);
+    if (this.forwarded.take(message)) return;
+    this.onmessage?.(message);
+  }
+
+  /** A line too large or too deep: the request it answered fails with the refusal; anything else is dropped. */
+  private onRefused({ error, id, answers }: RefusedLine): void {
+    if (!answers || id === undefined) {
+      this.options.logger.warn(`the server wrote a line that was not read: ${error.message}`, { code: error.code });
+      return;
     }
+    if (this.forwarded.refuse(id, error)) return;
+    // An SDK client's request settles only with an answer: the refusal is written in the server's place.
+    this.onmessage?.(registryAnswer(id, error));
   }
 
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.readBuffer.clear();
+    this.lines.clear();
     const closed = () => {
       this.forwarded.failAll(); // what was written may have run
       this.onclose?.();

@@ -57,6 +57,20 @@ export class ForwardedRequests {
     return true;
   }
 
+  /**
+   * Fails the request an answer the reader refused (too large, too deep) was for; true when the id is one of this
+   * channel's, waiting or not (an id of the SDK client's is not).
+   */
+  refuse(id: string | number, error: unknown): boolean {
+    if (typeof id !== "string" || !id.startsWith(PREFIX)) return false;
+    const sink = this.waiting.get(id);
+    if (sink !== undefined) {
+      this.waiting.delete(id);
+      sink.fail(error);
+    }
+    return true;
+  }
+
   /** Fails every request still waiting (the connection closed under them: they may have run). */
   failAll(error: unknown = new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")): void {
     const sinks = [...this.waiting.values()];

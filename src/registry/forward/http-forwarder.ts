@@ -6,13 +6,19 @@
  * (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) and `_meta` envelope, plus the server's own static headers.
  * Cancelling aborts the request (closing it is how 2026-07-28 cancels) and, in a 2025 session, also posts
  * `notifications/cancelled`. A server-to-client request arriving on a forwarded request's stream is answered by the
- * registry, as the SDK client would answer it.
+ * registry, as the SDK client would answer it. The answer is read within the answer limits (answers/): its bytes
+ * counted as they arrive, the request stopped past the limit; an SSE answer through the bounded, linear SSE reader;
+ * JSON nested too deep refused unparsed. Only the request's own answer and progress are taken off its stream: an
+ * answer to another request arriving there is ignored (logged at debug).
  */
 import { SdkError, SdkErrorCode, SdkHttpError, type JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { Dispatcher, Pool } from "undici";
+import type { Logger } from "../../logger.js";
+import { type AnswerLimits, tooDeep, tooLarge } from "../answers/answer-limits.js";
+import { JsonScan } from "../answers/json-scan.js";
+import { type SseEvents, sseEvents } from "../answers/sse-events.js";
 import { ForwardedRequests } from "./forwarded-requests.js";
 import type { Forwarder, ForwardHandle, ForwardRequest, ForwardSink } from "./forwarder.js";
-import { sseReader } from "./sse-reader.js";
 
 export interface HttpForwarderOptions {
   url: URL;
@@ -25,6 +31,10 @@ export interface HttpForwarderOptions {
   envelope?: Readonly<Record<string, unknown>>;
   /** Answers a server-to-client request that arrived on a forwarded request's stream; resolves with the reply. */
   answer(request: { id: string | number; method: string; params?: unknown }): Promise<JSONRPCMessage>;
+  /** How much of an answer is read, and how deep it may nest. */
+  limits: AnswerLimits;
+  /** The server's logger (what a stream carried that was not for its request goes here, at debug). */
+  logger: Logger;
 }
 
 const ACCEPT = "application/json, text/event-stream";
@@ -96,22 +106,43 @@ export class HttpForwarder implements Forwarder {
     const id = this.requests.add(sink);
     const meta = { ...this.options.envelope, ...request.params._meta, progressToken: id };
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: request.method, params: { ...request.params, _meta: meta } });
+    const { limits } = this.options;
     let controller: Dispatcher.DispatchController | undefined;
     let cancelled: Error | undefined;
-    const route = (message: unknown) => {
-      for (const m of Array.isArray(message) ? message : [message]) {
-        if (this.requests.take(m as JSONRPCMessage)) continue;
-        const r = m as { id?: unknown; method?: unknown };
-        if (typeof r.method === "string" && (typeof r.id === "string" || typeof r.id === "number")) void this.reply(r as never);
-      }
-    };
+    let stopped = false;
+    let status = 0;
+    let sse: SseEvents | undefined;
+    let chunks: Buffer[] = [];
+    let size = 0;
     // Errors are made only for a request still waiting: an error object (its stack) per answered call is a real cost.
     const failOnce = (error: () => unknown) => {
       if (this.requests.drop(id)) sink.fail(error());
     };
-    let status = 0;
-    let sse: ReturnType<typeof sseReader> | undefined;
-    let chunks: Buffer[] = [];
+    /** Gives the answer up: the request fails with the refusal, and the upstream request is stopped. */
+    const refuse = (refusal: () => Error) => {
+      stopped = true;
+      sse?.stop();
+      const error = refusal();
+      failOnce(() => error);
+      controller?.abort(error);
+    };
+    /** One answer's text: refused unparsed when it nests too deep, else each of its messages routed. */
+    const route = (text: string | Buffer) => {
+      const scan = new JsonScan();
+      scan.feed(text);
+      if (scan.deepest > limits.maxJsonDepth) {
+        if (scan.asks || (scan.id !== undefined && scan.id !== id)) this.ignored("a message nested too deep");
+        else refuse(() => tooDeep(limits));
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(typeof text === "string" ? text : text.toString("utf8"));
+      } catch {
+        return; // not JSON: nothing a forwarded request waits for; its answer is still to come, or never
+      }
+      for (const m of Array.isArray(message) ? message : [message]) this.routeOne(m, id);
+    };
     this.pool.dispatch(
       { origin: this.options.url.origin, path: this.path, method: "POST", headers: this.headersOf(request), body },
       {
@@ -121,30 +152,32 @@ export class HttpForwarder implements Forwarder {
         },
         onResponseStart: (_c, statusCode, headers) => {
           status = statusCode;
+          if (Number(headers["content-length"] ?? 0) > limits.maxAnswerBytes) return refuse(() => tooLarge(limits));
           const type = String(headers["content-type"] ?? "");
           if (statusCode >= 200 && statusCode < 300 && type.includes("text/event-stream")) {
-            sse = sseReader((data) => {
-              try {
-                route(JSON.parse(data));
-              } catch {
-                // not JSON: nothing a forwarded request waits for; its answer is still to come, or never
-              }
+            sse = sseEvents({
+              maxEventBytes: limits.maxAnswerBytes,
+              event: (event) => {
+                if (event.data !== "" && (event.event === undefined || event.event === "message")) route(event.data);
+              },
+              tooLarge: () => refuse(() => tooLarge(limits)),
             });
           }
         },
         onResponseData: (_c, chunk) => {
-          if (sse) sse.push(chunk);
-          else chunks.push(chunk);
+          if (stopped) return;
+          if (sse) return sse.push(chunk);
+          size += chunk.length;
+          if (size > limits.maxAnswerBytes) return refuse(() => tooLarge(limits));
+          chunks.push(chunk);
         },
         onResponseEnd: () => {
+          if (stopped) return;
           if (sse) sse.end();
           else if (chunks.length > 0) {
-            try {
-              route(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-            } catch {
-              // not JSON: judged by its status below
-            }
+            const bytes = Buffer.concat(chunks);
             chunks = [];
+            route(bytes); // judged by its status below when it was no answer
           }
           if (status >= 200 && status < 300) failOnce(() => new SdkError(SdkErrorCode.ClientHttpUnexpectedContent, "the answer held no response"));
           else failOnce(() => statusError(status));
@@ -160,6 +193,26 @@ export class HttpForwarder implements Forwarder {
         if (this.era === "legacy") this.notify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } });
       },
     };
+  }
+
+  /**
+   * One message on the stream of request `own`: its answer and its progress are taken; a server-to-client request
+   * is answered; an answer or progress for another request is ignored (it is bound to its own request's stream).
+   */
+  private routeOne(m: unknown, own: string): void {
+    const r = m as { id?: unknown; method?: unknown; params?: { progressToken?: unknown } };
+    if (typeof r.method === "string") {
+      if (typeof r.id === "string" || typeof r.id === "number") void this.reply(r as never);
+      else if (r.method === "notifications/progress" && r.params?.progressToken !== own) this.ignored("progress for another request");
+      else this.requests.take(m as JSONRPCMessage);
+      return;
+    }
+    if (r.id === own) this.requests.take(m as JSONRPCMessage);
+    else this.ignored("an answer to another request");
+  }
+
+  private ignored(what: string): void {
+    this.options.logger.debug(`${what} arrived on a forwarded request's stream; ignored`);
   }
 
   /** Posts a message that expects no answer (a notification, a reply), best effort. */

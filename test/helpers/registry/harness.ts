@@ -14,7 +14,7 @@ import { createLogger, type LogRecord } from "../../../src/logger.js";
 import type { FixtureConfig } from "../../fixtures/upstream/legacy-behaviours.mjs";
 import { McpRegistry, ServerSpec, type RegistryOptions, type ServerSpecification, type StdioServerOptions } from "../../../src/registry/index.js";
 import { INHERITED_ENV_VARS } from "../../../src/registry/connect/child-env.js";
-import { ProcessTracker } from "./processes.js";
+import { ProcessTracker } from "../processes.js";
 
 /** Which log records a test waits for. */
 export type LogMatch = (record: LogRecord) => boolean;

@@ -1,8 +1,8 @@
 // The lines an operator's log pipeline gets (docs/design.md §18): one access line per HTTP request (method, path,
 // selection, era, JSON-RPC method, status, duration, request id, the caller's subject — never a token); one audit
 // line per tool call (tool, toolset, extension, outcome, duration), arguments only when asked for and then with
-// secret-looking values masked; and every line written while serving a request carries its request id (and inside
-// a tool call, the tool's names), including the extension's own.
+// secret-looking values masked; and every line written while serving a request carries its request id and the
+// caller's address, `client` (and inside a tool call, the tool's names), including the extension's own.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { AUDIENCE, authorizationServerFor, bearer } from "../../helpers/auth-host.js";
@@ -34,6 +34,7 @@ describe("access and audit lines", { timeout: 60_000 }, () => {
     assert.deepEqual(accessRest, {
       level: "info",
       requestId,
+      client: "127.0.0.1",
       component: "access",
       method: "POST",
       path: "/mcp",
@@ -48,6 +49,7 @@ describe("access and audit lines", { timeout: 60_000 }, () => {
     assert.deepEqual(auditRest, {
       level: "info",
       requestId,
+      client: "127.0.0.1",
       tool: "echo",
       toolset: "kit",
       extension: "kit",

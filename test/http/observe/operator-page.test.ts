@@ -93,6 +93,22 @@ describe("the operator page", { timeout: 120_000 }, () => {
     await page.reload();
     await page.locator("#request-total").waitFor();
     assert.ok(Number(await page.locator("#request-total").textContent()) >= 5);
+    // The p95 line has a point for each 10 s slot that had timed requests — an empty slot is a gap, not a latency of
+    // 0 drawn along the bottom edge — and every point is inside the chart.
+    // (Run in the page, as source text: the test itself is compiled without the DOM's types.)
+    const timedSlots = await page.evaluate<number>(`(async () => {
+      const config = JSON.parse(document.getElementById("config").textContent);
+      const overview = await (await fetch(config.api + "/overview")).json();
+      return overview.rates.filter((slot) => slot.p95Ms > 0).length;
+    })()`);
+    const drawn = await page.evaluate<number[][]>(`[...document.querySelectorAll("#traffic-chart .p95")].flatMap((shape) =>
+      shape.tagName === "circle"
+        ? [[Number(shape.getAttribute("cx")), Number(shape.getAttribute("cy"))]]
+        : shape.getAttribute("points").split(" ").map((point) => point.split(",").map(Number)))`);
+    assert.ok(timedSlots >= 1);
+    // (The page drew before this look at the data, which is a request too: a new slot may have begun in between.)
+    assert.ok(drawn.length >= 1 && Math.abs(drawn.length - timedSlots) <= 1, `${drawn.length} points for ${timedSlots} slots with requests`);
+    for (const [x, y] of drawn) assert.ok(x! > 0 && x! < 600 && y! > 0 && y! < 120, `the point ${x},${y} is inside the 600×120 chart`);
     assert.deepEqual(errors, []);
     assert.deepEqual(foreign, [], "the page fetched nothing from anywhere else");
   });

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { ServerSpec, registryErrorCode, toText } from "../../../src/registry/index.js";
 import { LegacyHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
 import { countOf, legacyStdio, registryHarness, stateDir } from "../../helpers/registry/harness.js";
-import { untilProcesses } from "../../helpers/registry/processes.js";
+import { untilProcesses } from "../../helpers/processes.js";
 
 const READ_ONLY = { readOnlyHint: true };
 

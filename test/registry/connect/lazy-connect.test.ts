@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ServerSpec } from "../../../src/registry/index.js";
 import { LegacyHttpFixture } from "../../fixtures/upstream/http-fixtures.js";
-import { descendants } from "../../helpers/registry/processes.js";
+import { descendants } from "../../helpers/processes.js";
 import { legacyStdio, registryHarness } from "../../helpers/registry/harness.js";
 
 describe("lazy connect", () => {

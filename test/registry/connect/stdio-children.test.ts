@@ -12,7 +12,7 @@ import { KILL_GRACE_MS } from "../../../src/registry/connect/process-group.js";
 import { MAX_LINE_CHARS } from "../../../src/registry/connect/line-splitter.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { legacyStdio, minimalEnv, registryHarness, stateDir, stderrLine, wrappedLegacyStdio } from "../../helpers/registry/harness.js";
-import { alive, descendants, processTable, untilProcesses } from "../../helpers/registry/processes.js";
+import { alive, descendants, processTable, untilProcesses } from "../../helpers/processes.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -37,7 +37,7 @@ describe("stdio children", () => {
     assert.deepEqual(JSON.parse(toText(await tricky.callTool("argv"))), ['{"name":"$HOME; echo hacked `id`","tools":["argv"]}']);
   });
 
-  it("logs stderr line by line under the server's name, cutting overlong lines", async () => {
+  it("logs stderr line by line under the server's name, at debug, cutting overlong lines", async () => {
     const registry = h.make([legacyStdio("noisy", { tools: ["echo"], longStderrLine: 10_000 })]);
     await registry.connect();
     await h.logged(
@@ -48,9 +48,9 @@ describe("stdio children", () => {
     assert.deepEqual(
       lines.slice(0, 3).map((r) => [r.level, r.message]),
       [
-        ["info", "fixture noisy starting"],
-        ["info", "second line"],
-        ["info", `${"L".repeat(MAX_LINE_CHARS)}… [line cut]`],
+        ["debug", "fixture noisy starting"],
+        ["debug", "second line"],
+        ["debug", `${"L".repeat(MAX_LINE_CHARS)}… [line cut]`],
       ],
     );
   });

@@ -2,15 +2,17 @@
  * The HTTP edge fuzz's generator: each case starts from a real request of either era (initialize, a listing, a
  * tool call, a resource read, a prompt) and bends one part of it — its method, its target, a header, its body, its
  * JSON-RPC shape, its content coding, its charset and byte-order mark, or the HTTP framing itself — or calls a tool
- * whose schema has a catastrophic pattern or format with an argument that chokes a backtracking engine. Every family
+ * whose schema has a catastrophic pattern or format with an argument that chokes a backtracking engine, or a gateway
+ * tool whose upstream answers huge, slow, deep, malformed or for the wrong id. Every family
  * is something a client can send; the
  * server must answer each with a 2xx, a 3xx or a 4xx, never a 5xx and never a crash. Seeded: a seed names a run.
  */
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { schemaCall } from "./schema-family.js";
 import type { Random } from "./seed.js";
+import { upstreamCall } from "./upstream-family.js";
 
-export const FAMILIES = ["method", "path", "header", "body", "jsonrpc", "encoding", "charset", "framing", "schema"] as const;
+export const FAMILIES = ["method", "path", "header", "body", "jsonrpc", "encoding", "charset", "framing", "schema", "upstream"] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface FuzzCase {
@@ -97,6 +99,21 @@ function setHeader(draft: Draft, name: string, value: string | undefined): void 
 
 function nested(levels: number): string {
   return `${"[".repeat(levels)}${"]".repeat(levels)}`;
+}
+
+/** Makes the draft a well-formed 2026-07-28 `tools/call` of `call.name` at `call.target`. */
+function modernCall(random: Random, draft: Draft, port: number, call: { target: string; name: string; arguments: Record<string, unknown> }): void {
+  draft.target = call.target;
+  draft.headers = [
+    ["host", `127.0.0.1:${port}`],
+    ["content-type", "application/json"],
+    ["accept", "application/json, text/event-stream"],
+    ["mcp-protocol-version", "2026-07-28"],
+    ["mcp-method", "tools/call"],
+    ["mcp-name", call.name],
+  ];
+  const params = { name: call.name, arguments: call.arguments, _meta: MODERN_META };
+  draft.body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: random.int(1, 1_000_000), method: "tools/call", params }));
 }
 
 const bend: Record<Family, (random: Random, draft: Draft, port: number) => string> = {
@@ -244,17 +261,12 @@ const bend: Record<Family, (random: Random, draft: Draft, port: number) => strin
   schema(random, draft, port) {
     // Always a 2026-07-28 call (a 2025 one would need a session first), within the fuzz server's 64 KiB body bound.
     const call = schemaCall(random, 60_000);
-    draft.target = "/mcp";
-    draft.headers = [
-      ["host", `127.0.0.1:${port}`],
-      ["content-type", "application/json"],
-      ["accept", "application/json, text/event-stream"],
-      ["mcp-protocol-version", "2026-07-28"],
-      ["mcp-method", "tools/call"],
-      ["mcp-name", call.name],
-    ];
-    const params = { name: call.name, arguments: call.arguments, _meta: MODERN_META };
-    draft.body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: random.int(1, 1_000_000), method: "tools/call", params }));
+    modernCall(random, draft, port, { target: "/mcp", ...call });
+    return call.what;
+  },
+  upstream(random, draft, port) {
+    const call = upstreamCall(random);
+    modernCall(random, draft, port, call);
     return call.what;
   },
   framing(random, draft) {

@@ -13,13 +13,18 @@ const stringSchema = (keyword: Record<string, string>) => ({ type: "object", pro
 
 /** The config's `servers` entry for the patterned upstream (JSON is YAML): its tools are `in_<name>` and `out_<name>`. */
 export function patternedServer(): string {
+  return `servers: ${JSON.stringify(patternedServers())}\n`;
+}
+
+/** The patterned upstream as `servers` entries, to join with others. */
+export function patternedServers(): Record<string, unknown> {
   const tools = [
     ...CATASTROPHIC_PATTERNS.map((p) => ({ name: `in_${p.name}`, inputSchema: stringSchema({ pattern: p.pattern }) })),
     ...CATASTROPHIC_PATTERNS.map((p) => ({ name: `out_${p.name}`, outputSchema: stringSchema({ pattern: p.pattern }), value: p.attack })),
     { name: "out_format_url", outputSchema: stringSchema({ format: "url" }), value: { ...FORMAT_CASES[0]!.attack, times: 20_000 } },
   ];
   const fixture = join(REPO, "test", "fixtures", "upstream", "patterned-stdio.mjs");
-  return `servers: ${JSON.stringify({ patterned: { command: process.execPath, args: [fixture, JSON.stringify({ tools })] } })}\n`;
+  return { patterned: { command: process.execPath, args: [fixture, JSON.stringify({ tools })] } };
 }
 
 /** The tool and arguments of one schema case, within `maxChars` of argument text. */

@@ -1,7 +1,11 @@
 /**
- * "Did you mean …?" for unknown keys: the closest known key by edit distance (case-insensitive, a swap of two
- * neighbouring letters counts as one edit), when it is close enough to be a likely typo.
+ * "Did you mean …?" for a name that matched nothing (a config key, a toolset in a URL): the closest known name by edit
+ * distance (case-insensitive, a swap of two neighbouring letters counts as one edit), when it is close enough to be a
+ * likely typo. Names longer than any a person types are not compared (the cost grows with the product of lengths).
  */
+
+/** Longer names than this are never suggested for (a toolset name is at most 64 characters; config keys are shorter). */
+const MAX_COMPARED = 128;
 
 function distance(a: string, b: string): number {
   const rows = a.length + 1;
@@ -24,6 +28,7 @@ function distance(a: string, b: string): number {
  * closestKey("zzz", ["host", "port"])          // undefined
  */
 export function closestKey(unknown: string, known: readonly string[]): string | undefined {
+  if (unknown.length > MAX_COMPARED) return undefined;
   const target = unknown.toLowerCase();
   let best: { key: string; score: number } | undefined;
   for (const key of [...known].sort()) {

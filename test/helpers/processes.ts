@@ -1,5 +1,5 @@
 /**
- * Process bookkeeping for registry tests: every process a test run started (children and their descendants, and
+ * Process bookkeeping for tests: every process a test run started (children and their descendants, and
  * members of their process groups, which outlive their parents when a launcher dies) must be gone after close.
  * Linux /proc is read directly so zombies (exited, not yet reaped) count as gone.
  */
@@ -137,4 +137,21 @@ function processGroupOfSelf(): number {
     ownGroup = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
   }
   return ownGroup;
+}
+
+/**
+ * Resolves once no live process's command line contains `marker` (a unique word a test put in the arguments of what
+ * it started); rejects naming what is still running after `attempts` looks (300: about 6 s).
+ * @example
+ * await noProcessWith(uniqueMarker);
+ */
+export async function noProcessWith(marker: string, attempts = 300): Promise<void> {
+  const left = () => processTable().filter((p) => p.cmd.includes(marker) && p.pid !== process.pid);
+  await untilProcesses(() => left().length === 0, `no process with "${marker}" in its command line`, attempts).catch(() => {
+    throw new Error(
+      `still running: ${left()
+        .map((p) => `${p.pid} ${p.cmd.slice(0, 120)}`)
+        .join("; ")}`,
+    );
+  });
 }
