@@ -22,6 +22,7 @@ const BASE_FILES = new Set([
   "defined.ts",
   "describe-value.ts",
   "timeout.ts",
+  "deadlines.ts",
   // The linear-time pattern engine, shared by the host's and the registry's ajv (which each load ajv themselves).
   "linear-regexp.ts",
   "regexp-to-re2.ts",
