@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   EXTENSION_DISPOSE_FAILED: "One or more extensions' dispose() threw.",
   EXTENSION_HOOK_FAILED: "An extension's onServer() threw; its changes to that build were discarded.",
   TOOL_SCHEMA_INVALID: "A tool's input or output schema is not object-rooted, does not compile, or has a pattern no linear-time engine can run.",
+  SKILL_INVALID: "A skill an extension ships or serves breaks the Agent Skills rules or the SEP-2640 limits, or cannot be read; that skill alone was left out.",
+  SKILL_DIGEST_MISMATCH: "A skill file's content did not match the digest and size its entry publishes; it was refused, not served.",
   TOOL_EXTENSION_FAILED: "A tool extension threw or its wrap() returned a non-function; the tool was left out.",
   TOOL_NAME_CLASH: "Two extensions contributed the same tool, prompt or resource to one toolset.",
   TOOL_HANDLER_FAILED: "A tool handler threw; the caller got an isError result.",

@@ -171,6 +171,7 @@ export class McpHost {
         logger: this.logger,
       });
     }
+    await this.extensions.loadAllSkills();
     await this.extensions.setUpPending();
     // Drop what was built while setups ran, without a change report: no client was served before start, and a
     // report for "everything" would swallow the next real change's toolsets into the same burst.
@@ -197,6 +198,7 @@ export class McpHost {
    */
   async add(extension: McpExtension, source = "host.add()"): Promise<void> {
     const record = this.extensions.register(validateExtension(extension, source), source);
+    if (this.lifecycle === "started") await this.extensions.loadSkills(record);
     if (this.lifecycle === "started" && record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, this.lifecycle === "started");
   }
@@ -224,6 +226,7 @@ export class McpHost {
     }
     await this.extensions.remove(valid.name);
     const record = this.extensions.register(valid, source);
+    await this.extensions.loadSkills(record);
     if (record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, true);
   }
@@ -363,6 +366,11 @@ export class McpHost {
     if (permitted === undefined) return all;
     const involved = this.involvedIn(new Set(permitted));
     return all.filter((e) => involved.has(e.name));
+  }
+
+  /** Why each skill an extension ships was left out when it was read (`SKILL_INVALID`; `mcp-host check` lists them). */
+  skillProblems(): Array<{ extension?: string; code: string; message: string }> {
+    return this.reported(this.extensions.skillProblems().map((p) => ({ ...defined({ extension: p.extension }), code: p.code, message: p.message })));
   }
 
   /** The extensions that declare or contribute to any of `toolsets`. */
