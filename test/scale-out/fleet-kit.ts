@@ -27,6 +27,10 @@ const SHARING_OFF = process.env.FLEET_SHARING_OFF;
 /** The configured rate: what the 200s of one caller must stay within. */
 export const RATE = { perSecond: 5, burst: 20 };
 const MODERN = "2026-07-28";
+/** The fleet's task lease (`scaleOut.taskLeaseMs`, its least): a killed instance's task fails this long after its last renewal. */
+export const TASK_LEASE_MS = 3_000;
+/** The poll interval the fleet's tasks suggest (`tasks.pollIntervalMs`): the task checks poll at it. */
+export const TASK_POLL_MS = 250;
 
 /** Where nginx connects from (loopback); the test's own clients use other loopback addresses (127.0.0.2 on). */
 export const NGINX_ADDRESS = "127.0.0.1";
@@ -54,8 +58,11 @@ export function fleetConfig(cleanup: Cleanup, options: { tokens?: boolean; http?
         ? []
         : ["auth:", `  issuer: ${ISSUER}`, `  audience: ${AUDIENCE}`, "  hs256Secret: ${env:FLEET_HS256_SECRET}", "  algorithms: [HS256]"]),
       "logging: { access: false, audit: false }",
+      // A short lease and poll interval, so the task checks see a killed instance's task fail within seconds.
+      `tasks: { pollIntervalMs: ${TASK_POLL_MS} }`,
       "scaleOut:",
       "  instanceId: ${env:FLEET_INSTANCE}",
+      `  taskLeaseMs: ${TASK_LEASE_MS}`,
       ...(SHARING_OFF === "redis" ? [] : ["  redis:", "    url: ${env:FLEET_REDIS_URL}"]),
       ...(SHARING_OFF === "stateKey" ? [] : ["  stateKey: ${env:FLEET_STATE_KEY}"]),
       "",
