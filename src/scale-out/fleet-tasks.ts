@@ -288,28 +288,31 @@ export class FleetTasks {
     this.unsaved.delete(task.taskId);
     try {
       this.mustBeUp(what);
-      if (renewal) {
-        await this.scripts.renew(this.taskKey(task.taskId), leaseField(task));
-        return;
-      }
-      const [outcome, stored] = (await this.scripts.put(
-        this.taskKey(task.taskId),
-        this.ownerKey(task.owner),
-        task.taskId,
-        taskJson(task),
-        task.status,
-        leaseField(task),
-        this.changeChannel,
-      )) as [number, string | undefined];
-      // Finished elsewhere (another instance found its lease run out): this instance's view takes what is stored.
-      const finished = outcome === -1 && stored !== undefined ? taskFrom(parsedJson(stored), null) : undefined;
-      if (finished !== undefined) this.kept.replace(finished);
+      if (renewal) await this.scripts.renew(this.taskKey(task.taskId), leaseField(task));
+      else await this.writeWhole(task);
     } catch (error) {
       this.remember(task);
       if (isMcpHostError(error)) throw error;
       this.link.failed(what, error);
       throw unavailable(what);
     }
+    // Redis answers again (a slow spell passed without a reconnection): what failed before is written now too.
+    this.flush();
+  }
+
+  private async writeWhole(task: FleetTask): Promise<void> {
+    const [outcome, stored] = (await this.scripts.put(
+      this.taskKey(task.taskId),
+      this.ownerKey(task.owner),
+      task.taskId,
+      taskJson(task),
+      task.status,
+      leaseField(task),
+      this.changeChannel,
+    )) as [number, string | undefined];
+    // Finished elsewhere (another instance found its lease run out): this instance's view takes what is stored.
+    const finished = outcome === -1 && stored !== undefined ? taskFrom(parsedJson(stored), null) : undefined;
+    if (finished !== undefined) this.kept.replace(finished);
   }
 
   /** A write that failed: its task's newest state is written again once Redis is back. */
