@@ -7,6 +7,7 @@
 import type { ServerResponse } from "node:http";
 import type { BuildCore } from "../../host/build/compiled-build.js";
 import type { RequestFacts } from "../edge/request-facts.js";
+import { onResponseClose } from "../edge/connection-tracker.js";
 import { FastExchange } from "./fast-exchange.js";
 import { fastRouteOf } from "./fast-path-guard.js";
 import { requestInfoOf } from "./request-info.js";
@@ -33,7 +34,7 @@ export class FastPath {
     const exchange = new FastExchange(route, request, res, requestInfoOf(build, facts, "modern", facts.authInfo), facts.authInfo);
     if (!member.dispatch(exchange)) return false;
     const served = member;
-    res.once("close", () => {
+    onResponseClose(res, () => {
       if (!res.writableFinished) served.abandon(exchange);
     });
     return true;
