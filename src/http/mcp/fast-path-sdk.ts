@@ -44,8 +44,8 @@ export function installedSdkVersion(): string | undefined {
 /**
  * Whether the fast path may run on the installed SDK.
  * @example
- * if (!fastPathSdkProven()) logger.info("the fast path is off …");
+ * if (!fastPathSdkProven(installedSdkVersion())) logger.info("the fast path is off …");
  */
-export function fastPathSdkProven(version: string | undefined = installedSdkVersion()): boolean {
+export function fastPathSdkProven(version: string | undefined): boolean {
   return version !== undefined && FAST_PATH_SDK_VERSIONS.includes(version);
 }

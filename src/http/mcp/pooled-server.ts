@@ -34,6 +34,11 @@ const SERVED_VERSIONS = SUPPORTED_PROTOCOL_VERSIONS.includes(FAST_PATH_REVISION)
 
 const CLASSIFICATION = { era: "modern", revision: FAST_PATH_REVISION } as const;
 
+/** Why the entry aborts a handler whose client left: its per-request transport closed. */
+function closedConnection(): SdkError {
+  return new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed");
+}
+
 /** The failure of a send on a closed per-request transport, which is what a request whose exchange ended has. */
 function notConnected(): Promise<never> {
   return Promise.reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
@@ -42,14 +47,19 @@ function notConnected(): Promise<never> {
 /**
  * A `Server` whose request contexts send to the client only while their own exchange is open: one server serves many
  * requests, and a handler that outlives its answer (a task, a timed-out tool) must not reach a later request that
- * happens to reuse its id.
+ * happens to reuse its id. When the client leaves, the handler's signal is aborted with the reason the entry gives
+ * (its per-request transport closes: `SdkError` ConnectionClosed), not the cancellation's text the pooled server is
+ * told with.
  */
 class PooledServer extends Server {
   protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
     const exchange = exchangeOf(transportInfo?.request);
     if (exchange !== undefined) {
-      const { notify, send } = ctx.mcpReq;
-      const mcpReq = ctx.mcpReq as { notify: typeof notify; send: typeof send };
+      const { notify, send, signal } = ctx.mcpReq;
+      const mcpReq = ctx.mcpReq as { notify: typeof notify; send: typeof send; signal: AbortSignal };
+      const handlerAbort = new AbortController();
+      signal.addEventListener("abort", () => handlerAbort.abort(exchange.open ? signal.reason : closedConnection()), { once: true });
+      mcpReq.signal = handlerAbort.signal;
       mcpReq.notify = (notification) => (exchange.open ? notify(notification) : notConnected());
       const sendAny = send as (...args: unknown[]) => Promise<unknown>;
       mcpReq.send = ((...args: unknown[]) => (exchange.open ? sendAny(...args) : notConnected())) as typeof send;

@@ -22,7 +22,7 @@ import { defined } from "../../defined.js";
 
 /** Whether the installed SDK is one the fast path was proven on; when it is not, says so once (the entry serves all). */
 function sdkProven(logger: Logger): boolean {
-  if (fastPathSdkProven()) return true;
+  if (fastPathSdkProven(installedSdkVersion())) return true;
   logger.info(
     `the fast path is off: @modelcontextprotocol/server ${installedSdkVersion() ?? "(version unknown)"} is not one it was proven on (${FAST_PATH_SDK_VERSIONS.join(", ")}); every request goes through the SDK's entry`,
   );
