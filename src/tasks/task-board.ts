@@ -78,9 +78,6 @@ export class TaskBoard {
   constructor(private readonly options: TaskBoardOptions) {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
     this.stopSignals = options.store.onSignal((signal) => this.signalled(signal));
-    // Running tasks are looked after on a beat: a lease renewed (in a fleet), a task past its TTL failed.
-    const every = this.limits.leaseMs === undefined ? 60_000 : Math.max(1_000, Math.floor(this.limits.leaseMs / 3));
-    this.renewal = options.clock.setInterval(() => void this.lookAfterRunning(), every);
   }
 
   get store(): TaskStore {
@@ -127,6 +124,7 @@ export class TaskBoard {
     await this.options.store.create(task);
     const running = new RunningTask(task, this.hostFor(), opening.nextRound);
     this.running.set(task.taskId, running);
+    this.beat();
     this.note({ task: structuredClone(task), phase: "started" });
     return running;
   }
@@ -225,11 +223,27 @@ export class TaskBoard {
     }
   }
 
+  /**
+   * Running tasks are looked after on a beat — a lease renewed (in a fleet), a task past its TTL failed — that runs
+   * only while this instance runs a task, so an idle host keeps no timer.
+   */
+  private beat(): void {
+    if (this.running.size === 0) {
+      this.renewal?.clear();
+      this.renewal = undefined;
+      return;
+    }
+    if (this.renewal !== undefined) return;
+    const every = this.limits.leaseMs === undefined ? 60_000 : Math.max(1_000, Math.floor(this.limits.leaseMs / 3));
+    this.renewal = this.options.clock.setInterval(() => void this.lookAfterRunning(), every);
+  }
+
   private hostFor() {
     return {
       save: (task: StoredTask) => this.options.store.put(task),
       finished: (running: RunningTask) => {
         this.running.delete(running.taskId);
+        this.beat();
         this.note({ task: structuredClone(running.task), phase: "ended", durationMs: this.options.clock.now() - running.task.createdAt });
       },
       now: () => this.options.clock.now(),
