@@ -99,7 +99,7 @@ export const startupScenario: Scenario = {
   name: "startup",
   title: "Scenario 4 — startup: cache, many extensions, stdio cold start",
   about:
-    "Before the first answer: a 1000-tool selection's build on a cache miss vs a hit (in-process, host.build after forgetBuilt); start-up with 100 extensions offering 5000 tools, in-process phase by phase (zod tools) and through the built CLI (`mcp-host stdio` discovering and importing 100 extension files of JSON-Schema tools, spawn to the first tools/list answer); and the stdio cold start, spawn to the first tools/list answer (opening, then tools/list), of `mcp-host stdio` in both eras against raw SDK v2 (`serveStdio`) and v1 stdio servers with the same echo tool, all plain node, interleaved.",
+    "Before the first answer: a 1000-tool selection's build on a cache miss vs a hit (in-process, host.build after forgetBuilt); start-up with 100 extensions offering 5000 tools, in-process phase by phase (zod tools) and through the built CLI (`mcp-host stdio` discovering and importing 100 extension files of JSON-Schema tools, spawn to the first tools/list answer, then a tool's first call, its second, and another tool's first); and the stdio cold start, spawn to the first tools/list answer (opening, then tools/list), of `mcp-host stdio` in both eras — the bundled command and the same command unbundled — against raw SDK v2 (`serveStdio`) and v1 stdio servers with the same echo tool, all plain node, interleaved.",
   async run(context) {
     const outcome = emptyOutcome();
     const quick = context.options.quick;
