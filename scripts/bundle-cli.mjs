@@ -69,6 +69,7 @@ export async function bundleCli() {
     packages: "external",
     chunkNames: `${CHUNK_PREFIX}[name]-[hash]`,
     sourcemap: true,
+    sourcesContent: false,
     define: { "import.meta.mcpHostBundle": "true" },
     plugins: [sharedAsExternal(await sharedModules(esbuild))],
     metafile: true,
