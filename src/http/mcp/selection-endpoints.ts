@@ -20,9 +20,19 @@ import { FAST_PATH_SDK_VERSIONS, fastPathSdkProven, installedSdkVersion } from "
 import type { Logger } from "../../logger.js";
 import { defined } from "../../defined.js";
 
-/** Whether the installed SDK is one the fast path was proven on; when it is not, says so once (the entry serves all). */
-function sdkProven(logger: Logger): boolean {
-  if (fastPathSdkProven(installedSdkVersion())) return true;
+/**
+ * Whether the fast path serves: asked for (`http.fastPath`, default on) and the installed SDK one it was proven on.
+ * Says which once: at debug when it is on or turned off, at info when the SDK keeps it off (the entry serves all).
+ */
+function fastPathOn(asked: boolean | undefined, logger: Logger): boolean {
+  if (asked === false) {
+    logger.debug("the fast path is off (http.fastPath: false, or MCP_HOST_FAST_PATH=off for the CLI): every request goes through the SDK's entry");
+    return false;
+  }
+  if (fastPathSdkProven(installedSdkVersion())) {
+    logger.debug(`the fast path is on (@modelcontextprotocol/server ${installedSdkVersion()})`);
+    return true;
+  }
   logger.info(
     `the fast path is off: @modelcontextprotocol/server ${installedSdkVersion() ?? "(version unknown)"} is not one it was proven on (${FAST_PATH_SDK_VERSIONS.join(", ")}); every request goes through the SDK's entry`,
   );
@@ -73,7 +83,7 @@ export class SelectionEndpoints {
       logger,
       maxBodyBytes,
       tasks: host.tasks.store,
-      fastPath: options.fastPath !== false && sdkProven(logger),
+      fastPath: fastPathOn(options.fastPath, logger),
       ...defined({ fleet }),
     };
     this.unsubscribe = [
