@@ -148,6 +148,7 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
       steps.push(other);
       steps.push(await rpc(url, 4, "tasks/cancel", { taskId: other.message.result.taskId }, true));
       steps.push(await rpc(url, 5, "tasks/get", { taskId: "no-such-task" }, true));
+      steps.push(await rpc(url, 7, "tasks/update", { taskId: "no-such-task", inputResponses: {} }, true));
       steps.push(await rpc(url, 6, "tools/call", { name: "job", arguments: {} }, false));
       return { steps: steps.map(normal), took: fastServed.count - before };
     };
@@ -156,7 +157,7 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
     gate.resolve();
     assert.equal(viaFast.steps[0].message.result.resultType, "task", JSON.stringify(viaFast.steps[0]));
     assert.deepEqual(viaFast.steps, viaEntry.steps);
-    assert.equal(viaFast.took, 6, "the fast path took the call, tasks/get, tasks/cancel and the refusals");
+    assert.equal(viaFast.took, 7, "the fast path took the calls, tasks/get, tasks/cancel, tasks/update and the refusals");
     assert.equal(viaEntry.took, 0);
   });
 

@@ -223,6 +223,17 @@ const CORPUS: Req[] = [
   },
   {
     ...echo,
+    what: "completion/complete",
+    headers: headersFor("completion/complete"),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 6,
+      method: "completion/complete",
+      params: { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "a" }, _meta: META },
+    }),
+  },
+  {
+    ...echo,
     what: "server/discover",
     headers: headersFor("server/discover"),
     body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "server/discover", params: { _meta: META } }),
@@ -303,6 +314,7 @@ const FAST_TAKEN = [
   "a cursor",
   "prompts/get",
   "resources/read",
+  "completion/complete",
 ];
 
 /**
