@@ -9,7 +9,8 @@ import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { defineExtension, type McpExtension } from "../../src/index.js";
+import * as z from "zod";
+import { defineExtension, inputRequired, type McpExtension } from "../../src/index.js";
 import { FastPath } from "../../src/http/mcp/fast-path.js";
 import { FAST_PATH_SDK_VERSIONS, fastPathSdkProven, installedSdkVersion } from "../../src/http/mcp/fast-path-sdk.js";
 import { MAX_POOLED_SERVERS } from "../../src/http/mcp/server-pool.js";
@@ -20,7 +21,7 @@ const TASKS = "io.modelcontextprotocol/tasks";
 function metaOf(tasks: boolean): Record<string, unknown> {
   return {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": tasks ? { extensions: { [TASKS]: {} } } : {},
+    "io.modelcontextprotocol/clientCapabilities": tasks ? { extensions: { [TASKS]: {} }, elicitation: { form: {} } } : { elicitation: { form: {} } },
     "io.modelcontextprotocol/clientInfo": { name: "fast-path-parity", version: "1" },
   };
 }
@@ -158,6 +159,41 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
     assert.equal(viaFast.steps[0].message.result.resultType, "task", JSON.stringify(viaFast.steps[0]));
     assert.deepEqual(viaFast.steps, viaEntry.steps);
     assert.equal(viaFast.took, 7, "the fast path took the calls, tasks/get, tasks/cancel, tasks/update and the refusals");
+    assert.equal(viaEntry.took, 0);
+  });
+
+  it("a retry with the client's answers and the sealed requestState completes alike, both rounds on the fast path", async () => {
+    const asking = defineExtension({
+      name: "asking",
+      tools: [
+        {
+          name: "asks",
+          handler: (_args, ctx) =>
+            ctx.inputResponses === undefined
+              ? inputRequired({
+                  inputRequests: { who: inputRequired.elicit({ message: "Who?", requestedSchema: z.object({ who: z.string() }) }) },
+                  requestState: "asks-1",
+                })
+              : { content: [{ type: "text", text: `answered by ${JSON.stringify(ctx.inputResponses)}` }] },
+        },
+      ],
+    });
+    const { fast, entry } = await serveBoth([asking]);
+    const rounds = async (url: URL) => {
+      const before = fastServed.count;
+      const first = await rpc(url, 1, "tools/call", { name: "asks", arguments: {} });
+      const requestState = first.message.result.requestState as string;
+      const answers = { who: { action: "accept", content: { who: "me" } } };
+      const second = await rpc(url, 1, "tools/call", { name: "asks", arguments: {}, inputResponses: answers, requestState });
+      // The sealed state differs between two hosts (their keys): compared as present.
+      first.message.result.requestState = typeof requestState === "string" && requestState.length > 0 ? "(sealed)" : requestState;
+      return { rounds: [first, second], took: fastServed.count - before };
+    };
+    const viaFast = await rounds(fast.url);
+    const viaEntry = await rounds(entry.url);
+    assert.equal(viaFast.rounds[1]!.message.result.content[0].text, 'answered by {"who":{"action":"accept","content":{"who":"me"}}}');
+    assert.deepEqual(viaFast.rounds, viaEntry.rounds);
+    assert.equal(viaFast.took, 2);
     assert.equal(viaEntry.took, 0);
   });
 
