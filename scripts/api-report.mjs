@@ -30,6 +30,7 @@ const UNEXPORTED_ALLOWED = {
   FleetEvents: "Fleet.events, what createHostApp plugs in (@internal)",
   FleetRate: "Fleet.rate, what createHostApp plugs in (@internal)",
   FleetClaims: "Fleet.claims, what the command hands the host as requestStateClaims (@internal)",
+  FleetTasks: "Fleet.tasks, what the command hands the host as tasks.store (@internal)",
   TaskBoard: "McpHost.tasks, what the HTTP layer reads for metrics, the operator page and listen streams (@internal)",
   HostTracing: "Observability.tracing, what the HTTP layer and the gateway start spans with (@internal)",
   RequestRates: "Observability.rates, the operator page's counters (@internal)",

@@ -9,8 +9,10 @@
 // Our own summary (scenarios passed per suite) is printed last; exit 1 if either suite fails.
 // `--extended` (what `npm test` runs) also runs v2's 2026-07-28 scenarios outside its default suite, one `--scenario`
 // at a time: the multi-round-trip input-required-result-* drafts (EXTENDED), and the extension scenarios (TASKS:
-// every tasks-* scenario of io.modelcontextprotocol/tasks, forced with --force since an extension's scenarios are
-// skipped otherwise). Each passes against the fixtures.
+// every tasks-* scenario of io.modelcontextprotocol/tasks; SKILLS: the skills extension's sep-2640-* and SEP-2243's
+// http-custom-header-server-validation — forced with --force since an extension's scenarios are skipped otherwise; a
+// SKIPPED check fails the SKILLS set, so a server that stops declaring the extension cannot pass by being skipped).
+// Each passes against the fixtures.
 //
 // usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";
@@ -84,8 +86,22 @@ const TASKS = {
   ],
 };
 
+/**
+ * The skills extension's scenarios (SEP-2640) and the Mcp-Param header check (SEP-2243), forced: docs/skills.md,
+ * docs/conformance.md. A SKIPPED check fails them (`skippedFails`).
+ */
+const SKILLS = {
+  id: "v2-skills",
+  pkg: "conformance-v2",
+  protocol: "2026-07-28",
+  args: ["--spec-version", "2026-07-28", "--force"],
+  label: "sep-2640-* (io.modelcontextprotocol/skills) and http-custom-header-server-validation, --force",
+  skippedFails: true,
+  scenarios: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory", "http-custom-header-server-validation"],
+};
+
 /** Every opt-in set `--extended` runs after the default suites. */
-const EXTRA_SETS = [EXTENDED, TASKS];
+const EXTRA_SETS = [EXTENDED, TASKS, SKILLS];
 
 function usage(message) {
   console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--extended] [--verbose]`);
@@ -187,7 +203,7 @@ async function runScenarios(extra, url) {
     const run = await runConformance(extra.id, args);
     if (exitCode === 0 && run.exitCode !== 0) exitCode = run.exitCode;
   }
-  return { suite: extra, title, exitCode, ...summariseScenarios(extra.scenarios, outDir) };
+  return { suite: extra, title, exitCode, ...summariseScenarios(extra.scenarios, outDir, { skippedFails: extra.skippedFails === true }) };
 }
 
 function printSummary(results, error) {

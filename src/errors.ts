@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   EXTENSION_DISPOSE_FAILED: "One or more extensions' dispose() threw.",
   EXTENSION_HOOK_FAILED: "An extension's onServer() threw; its changes to that build were discarded.",
   TOOL_SCHEMA_INVALID: "A tool's input or output schema is not object-rooted, does not compile, or has a pattern no linear-time engine can run.",
+  SKILL_INVALID: "A skill an extension ships or serves breaks the Agent Skills rules or the SEP-2640 limits, or cannot be read; that skill alone was left out.",
+  SKILL_DIGEST_MISMATCH: "A skill file's content did not match the digest and size its entry publishes; it was refused, not served.",
   TOOL_EXTENSION_FAILED: "A tool extension threw or its wrap() returned a non-function; the tool was left out.",
   TOOL_NAME_CLASH: "Two extensions contributed the same tool, prompt or resource to one toolset.",
   TOOL_HANDLER_FAILED: "A tool handler threw; the caller got an isError result.",
@@ -56,6 +58,8 @@ export const ERROR_CODES = {
     "A task was refused: its caller has its most unfinished tasks (tasks.maxPerCaller), or the server keeps its most tasks and all are still running (tasks.maxTasks).",
   TASK_LEASE_EXPIRED:
     "A task's instance stopped renewing its lease before the task finished (it ended, or lost the fleet's Redis): the task was marked failed.",
+  TASK_STORE_UNAVAILABLE:
+    "In a fleet, the task store (Redis) did not answer in time: a call that would have become a task was answered on its request, or a task method failed with -32603.",
   TOOL_RESULT_TOO_LARGE: "A tool's result was larger than the host sends (tools.maxResultBytes); the caller got an isError result instead.",
   TOOL_ISOLATION_FAILED: "A worker could not find or run an isolated tool (its module, its extension or the tool is missing, or the worker died).",
   EVENT_LOOP_BLOCKED: "The host's event loop was blocked longer than the threshold; the log names the tools that were running.",

@@ -3,6 +3,7 @@
  * a tool call) clears its timer, reports expiry the same way and never leaves a dangling rejection behind.
  */
 import type { Clock } from "./clock.js";
+import { setDeadline } from "./deadlines.js";
 
 /** How a raced piece of work ended. */
 export type RaceOutcome<T> = { timedOut: false; value: T } | { timedOut: true };
@@ -15,22 +16,30 @@ export type RaceOutcome<T> = { timedOut: false; value: T } | { timedOut: true };
  * const outcome = await raceTimeout(setup(ctx), 10_000, host.clock);
  * if (outcome.timedOut) throw new McpHostError("EXTENSION_SETUP_TIMEOUT", "…");
  */
-export async function raceTimeout<T>(work: Promise<T>, ms: number, clock: Clock, onExpire?: () => void): Promise<RaceOutcome<T>> {
-  let timer: { clear(): void } | undefined;
-  const expiry = new Promise<RaceOutcome<T>>((resolve) => {
-    timer = clock.setTimeout(
-      () => {
-        onExpire?.();
-        resolve({ timedOut: true });
+export function raceTimeout<T>(work: Promise<T>, ms: number, clock: Clock, onExpire?: () => void): Promise<RaceOutcome<T>> {
+  // One promise and no timer of its own: the deadline waits in its clock's list for its budget length (deadlines.ts).
+  return new Promise<RaceOutcome<T>>((resolve, reject) => {
+    let settled = false;
+    const deadline = setDeadline(clock, ms, () => {
+      if (settled) return;
+      settled = true;
+      onExpire?.();
+      resolve({ timedOut: true });
+    });
+    work.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        deadline.clear();
+        resolve({ timedOut: false, value });
       },
-      ms,
-      true,
+      (error: unknown) => {
+        // A rejection after expiry is ignored (the race was already answered).
+        if (settled) return;
+        settled = true;
+        deadline.clear();
+        reject(error);
+      },
     );
   });
-  work.catch(() => {});
-  try {
-    return await Promise.race([work.then((value) => ({ timedOut: false as const, value })), expiry]);
-  } finally {
-    timer?.clear();
-  }
 }

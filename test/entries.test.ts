@@ -63,7 +63,8 @@ const ENTRIES: Record<string, EntryRule> = {
   "mcp-host/testing": {
     exports: ["buildHost", "connectInProcess", "createManualClock", "memoryLogger", "parseSelection", "silentLogger"],
     forbidden: "jose,express,cors,pino,@opentelemetry/api,prom-client",
-    maxModules: 205,
+    // Every build serves skills (SEP-2640): the skills table and methods, and the SDK's skills schemas (~10 modules).
+    maxModules: 212,
   },
   "mcp-host/host": {
     exports: [

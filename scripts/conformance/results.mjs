@@ -43,20 +43,25 @@ export function summarise(stdout, dir) {
   return summariseScenarios(announcedScenarios(stdout), dir);
 }
 
-/** As `summarise`, for a known list of scenarios (runs of one `--scenario` each, which announce no "=== Running" line). */
-export function summariseScenarios(scenarios, dir) {
+/**
+ * As `summarise`, for a known list of scenarios (runs of one `--scenario` each, which announce no "=== Running" line).
+ * With `skippedFails`, a SKIPPED check fails its scenario: an extension scenario skips every check when the server
+ * does not declare the extension, and that must not read as a pass.
+ */
+export function summariseScenarios(scenarios, dir, { skippedFails = false } = {}) {
   const checks = checksByScenario(dir, scenarios);
   const rows = scenarios.map((name) => {
     const list = checks.get(name);
     if (list === undefined) return { name, passed: false, missing: true, success: 0, failure: 0, warning: 0, failures: ["no results were written"] };
     const count = (status) => list.filter((c) => c.status === status).length;
-    const failures = list.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? "failed"}`);
+    const failed = (c) => c.status === "FAILURE" || (skippedFails && c.status === "SKIPPED");
+    const failures = list.filter(failed).map((c) => `${c.id}: ${c.status === "SKIPPED" ? "skipped: " : ""}${c.errorMessage ?? c.description ?? "failed"}`);
     return {
       name,
       passed: failures.length === 0,
       missing: false,
       success: count("SUCCESS"),
-      failure: count("FAILURE"),
+      failure: failures.length,
       warning: count("WARNING"),
       skipped: count("SKIPPED"),
       failures,

@@ -24,7 +24,7 @@ import type { Gateway } from "../upstream/index.js";
 import type { CliSettings } from "./args.js";
 import { taskOptionsOf, toolLimitsOf } from "./listen-options.js";
 import { literalEnvSecrets, literalSecretWarning } from "./literal-secrets.js";
-import { fleetFor, scaleOutSecrets } from "./scale-out.js";
+import { fleetFor, fleetTaskOptions, scaleOutSecrets } from "./scale-out.js";
 import type { Fleet } from "../scale-out/fleet.js";
 import { warnWhenNothingFound } from "./startup-warnings.js";
 import { mcpHostVersion } from "./version.js";
@@ -215,7 +215,8 @@ export async function loadDeployment(
   refuseUnknownAuthKinds(loaded, kinds);
   const { name, version } = identity(config, cwd);
   const gateway = await gatewayFor(config, logger, observability, redactor);
-  // `serve` takes part in the fleet (`scaleOut:`): its Redis also records which sealed request states were used.
+  // `serve` takes part in the fleet (`scaleOut:`): its Redis also records which sealed request states were used and
+  // keeps the tasks.
   const fleet = options.joinFleet ? await fleetFor(config, logger) : undefined;
   // The gateway joins as one more extension; the load failures go along either way, so a named extension that did not
   // load is a failed extension in every report (check, /healthz, the banner) whether or not the config has servers.
@@ -228,7 +229,8 @@ export async function loadDeployment(
       logger,
       extensionOptions: config.extensions.options,
       toolLimits: toolLimitsOf(config),
-      tasks: taskOptionsOf(config),
+      // In a fleet with Redis, tasks are kept there: any instance answers for them (scale-out.ts).
+      tasks: fleetTaskOptions(taskOptionsOf(config), config, fleet),
       ...defined({ searchAbove: config.selection.searchAbove }),
       observer: observability.hostObserver,
       redactor,

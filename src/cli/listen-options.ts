@@ -47,6 +47,7 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     ui: http.ui ? { path: http.uiPath } : false,
     ...(config.metrics ? { metrics: { path: config.metrics.path, scopes: config.metrics.scopes, ...defined({ port: config.metrics.port }) } } : {}),
     selection: { strict: selection.strict, ignoreKeys: selection.ignoreKeys, ...(selection.default !== undefined ? { default: selection.default } : {}) },
+    ...(Object.keys(config.endpoints).length > 0 ? { endpoints: config.endpoints } : {}),
   };
 }
 

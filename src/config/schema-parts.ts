@@ -47,6 +47,7 @@ export const RANGES = {
   "tasks.ttlMs": [1_000, 604_800_000],
   "tasks.maxTtlMs": [1_000, 604_800_000],
   "tasks.pollIntervalMs": [100, 3_600_000],
+  "scaleOut.taskLeaseMs": [3_000, 3_600_000],
   "metrics.port": [0, 65_535],
   "auth.clockToleranceSec": [0, 300],
   "auth.introspection.cacheMaxSeconds": [0, 3_600],

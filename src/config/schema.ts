@@ -66,6 +66,17 @@ const httpSchema = z.strictObject({
   ...uiKeys,
 });
 
+/**
+ * Named endpoints (docs/discovery.md): a name (what ends its server card's name and catalog identifier) for a
+ * selection in the URL grammar, e.g. `spaces: "only=spaces"`.
+ */
+const endpointsSchema = z.record(
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: "must be 1-64 letters, digits, dots, hyphens or underscores, starting with a letter or digit" }),
+  text,
+);
+
 type HttpShape = z.output<typeof httpSchema>;
 
 /** `http:` with every per-caller share it leaves unset filled in from its table (src/per-caller-share.ts). */
@@ -107,6 +118,7 @@ export const deploymentConfigSchema = z.strictObject({
   instructions: text.optional(),
   extensions: extensionsSchema.prefault({}),
   selection: selectionSchema.prefault({}),
+  endpoints: endpointsSchema.default({}),
   http: httpSchema.transform(withCallerShares).prefault({}),
   tools: toolsSchema.prefault({}),
   tasks: tasksSchema.prefault({}),

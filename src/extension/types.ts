@@ -16,6 +16,7 @@ import type {
   ServerContext,
   ToolAnnotations,
 } from "@modelcontextprotocol/server";
+import type { Skill } from "@modelcontextprotocol/server/ext/skills";
 import type { Clock } from "../clock.js";
 import type { Logger } from "../logger.js";
 import type { InferArgs, SchemaInput } from "./schema-types.js";
@@ -235,6 +236,49 @@ export interface ResourceTemplateSpec {
   ): ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
 }
 
+/**
+ * An Agent Skill an extension ships (MCP skills extension, SEP-2640): a folder holding a `SKILL.md` and its supporting
+ * files, served to the selections that include its toolset. The host reads, checks and digests it once, when the
+ * extension is loaded (docs/skills.md).
+ * @example
+ * skills: [{ toolset: "spaces", path: "./skills/space-search" }, { path: "./skills/*" }]
+ */
+export interface SkillSpec {
+  /**
+   * The skill's folder, or a pattern whose last segment holds `*` (`./skills/*`: every folder there with a
+   * `SKILL.md`). Relative to the extension's package when it was discovered; else an absolute path or a `file:` URL
+   * (`new URL("../skills/space-search", import.meta.url)`).
+   */
+  path: string | URL;
+  /** The toolset whose selections serve it; default: the extension's first declared toolset. */
+  toolset?: string;
+  /**
+   * The tools its workflow uses (raw names, in its toolset); default: the `allowed-tools` of its frontmatter. A
+   * `readonly` selection serves a skill only when every tool it names is served there (docs/serving.md).
+   */
+  tools?: string[];
+}
+
+/** A skill file's content as `resources/read` carries it: text, or bytes in base64. */
+export type SkillFileContent = { text: string; mimeType?: string } | { blob: string; mimeType?: string };
+
+/**
+ * A skill an extension serves itself, added through `replaceOffer` (the gateway relays an upstream's this way): its
+ * published entry (frontmatter, and every file with its SHA-256 digest and size) and a reader. The host serves the
+ * entry as it is and checks every file `read` returns against its digest and size: a file that does not match is
+ * refused, never served.
+ */
+export interface ServedSkill {
+  /** The toolset whose selections serve it; default: the extension's first declared toolset. */
+  toolset?: string;
+  /** The skill's entry, as `skills/list` carries it (its `resources` a list, not `"dynamic"`). */
+  entry: Skill;
+  /** The tools its workflow uses (see `SkillSpec.tools`). */
+  tools?: string[];
+  /** One file of the skill, by the URI its entry lists. */
+  read(uri: string, ctx: RequestContext): Promise<SkillFileContent>;
+}
+
 /** A prompt template with arguments. */
 export interface PromptSpec {
   name: string;
@@ -291,6 +335,8 @@ export interface DynamicOffer {
   resources?: ResourceSpec[];
   resourceTemplates?: ResourceTemplateSpec[];
   prompts?: PromptSpec[];
+  /** Skills the extension serves itself (see `ServedSkill`); a skill is known by its toolset and its entry's URI. */
+  skills?: ServedSkill[];
 }
 
 /**
@@ -384,6 +430,8 @@ export interface McpExtension {
   resources?: ResourceSpec[];
   resourceTemplates?: ResourceTemplateSpec[];
   prompts?: PromptSpec[];
+  /** Agent Skills shipped in the package, served per toolset (docs/skills.md). */
+  skills?: SkillSpec[];
   toolExtensions?: ToolExtension[];
   authStrategies?: Record<string, AuthStrategy>;
   /** `onToolset`: set up only once a selection names one of its toolsets (default `eager`). */

@@ -15,7 +15,7 @@ import { defined } from "../defined.js";
 
 type Fields = Record<string, unknown>;
 
-const CONTRIBUTION_ARRAYS = ["toolsets", "tools", "resources", "resourceTemplates", "prompts", "toolExtensions"] as const;
+const CONTRIBUTION_ARRAYS = ["toolsets", "tools", "resources", "resourceTemplates", "prompts", "skills", "toolExtensions"] as const;
 const HOOKS = ["setup", "onServer", "dispose"] as const;
 
 function isObject(value: unknown): value is Fields {
@@ -90,6 +90,15 @@ const ITEM_CHECKS: Record<(typeof CONTRIBUTION_ARRAYS)[number], ItemCheck> = {
       p.add(`${where}:`, "arguments must be an array when present", item.arguments, 'write arguments: [{ name: "topic" }]');
     p.toolset(where, item);
   },
+  skills: (p, where, item) => {
+    const path = item.path;
+    if (!(path instanceof URL) && !isName(path))
+      p.add(`${where}:`, "path must be a folder (a non-empty string or a file: URL)", path, 'e.g. path: "./skills/search"');
+    p.toolset(where, item);
+    const tools = item.tools;
+    if (tools !== undefined && (!Array.isArray(tools) || tools.some((tool) => !isName(tool))))
+      p.add(`${where}:`, "tools must be a list of tool names when present", tools, 'write tools: ["search"] or leave it out');
+  },
   toolExtensions: (p, where, item) => {
     p.name(where, item, "tool", '"search" (the name of the tool to change)');
     p.fn(where, item, "wrap", "(next) => (args, ctx) => next(args, ctx)", false);
@@ -97,7 +106,7 @@ const ITEM_CHECKS: Record<(typeof CONTRIBUTION_ARRAYS)[number], ItemCheck> = {
 };
 
 function label(field: string, index: number, item: unknown): string {
-  const name = isObject(item) ? (item.name ?? item.uri ?? item.uriTemplate ?? item.tool) : undefined;
+  const name = isObject(item) ? (item.name ?? item.uri ?? item.uriTemplate ?? item.tool ?? (typeof item.path === "string" ? item.path : undefined)) : undefined;
   return typeof name === "string" && name.length > 0 ? `${field}[${index}] (${JSON.stringify(name)})` : `${field}[${index}]`;
 }
 

@@ -105,6 +105,8 @@ export class McpHost {
   private lifecycle: Lifecycle = "new";
   private catalog: { revision: number; toolsets: DeclaredToolset[] } | undefined;
   private tools: { revision: number; catalog: ToolCatalog } | undefined;
+  /** Each selection's plan at the revision it was made for (a selection object is immutable; see `plan`). */
+  private readonly plans = new WeakMap<Selection, { revision: number; plan: SelectionPlan }>();
   private layer: ServingLayer | undefined;
 
   constructor(contents: HostContents, options: HostOptions) {
@@ -169,6 +171,7 @@ export class McpHost {
         logger: this.logger,
       });
     }
+    await this.extensions.loadAllSkills();
     await this.extensions.setUpPending();
     // Drop what was built while setups ran, without a change report: no client was served before start, and a
     // report for "everything" would swallow the next real change's toolsets into the same burst.
@@ -195,6 +198,7 @@ export class McpHost {
    */
   async add(extension: McpExtension, source = "host.add()"): Promise<void> {
     const record = this.extensions.register(validateExtension(extension, source), source);
+    if (this.lifecycle === "started") await this.extensions.loadSkills(record);
     if (this.lifecycle === "started" && record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, this.lifecycle === "started");
   }
@@ -222,6 +226,7 @@ export class McpHost {
     }
     await this.extensions.remove(valid.name);
     const record = this.extensions.register(valid, source);
+    await this.extensions.loadSkills(record);
     if (record.status === "pending") await this.extensions.setUp(record);
     this.revisions.changed(undefined, true);
   }
@@ -260,9 +265,18 @@ export class McpHost {
     return { active: [...plan.id.toolsets], unknown: [...plan.unknown] };
   }
 
-  /** What a selection asks for — its build's identity, its unknown names, what it may wake — resolved without building. */
+  /**
+   * What a selection asks for — its build's identity, its unknown names, what it may wake — resolved without building.
+   * Remembered per selection object for the current revision: the HTTP edge hands the same selection object to every
+   * request with the same query and headers, so a served URL is planned once per change of what is on offer.
+   */
   private plan(selection: Selection): SelectionPlan {
-    return planSelection(selection, { declared: this.declaredToolsets(), tools: this.toolCatalog() });
+    const revision = this.revisions.current;
+    const known = this.plans.get(selection);
+    if (known !== undefined && known.revision === revision) return known.plan;
+    const plan = planSelection(selection, { declared: this.declaredToolsets(), tools: this.toolCatalog() });
+    this.plans.set(selection, { revision, plan });
+    return plan;
   }
 
   /** The plan as one caller may have it (BuildOptions: `permitted`, `named`). */
@@ -352,6 +366,11 @@ export class McpHost {
     if (permitted === undefined) return all;
     const involved = this.involvedIn(new Set(permitted));
     return all.filter((e) => involved.has(e.name));
+  }
+
+  /** Why each skill an extension ships was left out when it was read (`SKILL_INVALID`; `mcp-host check` lists them). */
+  skillProblems(): Array<{ extension?: string; code: string; message: string }> {
+    return this.reported(this.extensions.skillProblems().map((p) => ({ ...defined({ extension: p.extension }), code: p.code, message: p.message })));
   }
 
   /** The extensions that declare or contribute to any of `toolsets`. */

@@ -22,6 +22,7 @@ import { factsOf } from "./edge/request-facts.js";
 import { sendJsonRpcError } from "./edge/jsonrpc-response.js";
 import type { HostAppOptions } from "./http-options.js";
 import { healthRoute, toolsetsRoute } from "./info-routes.js";
+import { discoveryRoutes, endpointLinksOf } from "./discovery-routes.js";
 import { CallerLimits } from "./mcp/caller-limits.js";
 import { mcpCors } from "./mcp/cors.js";
 import { SelectionEndpoints } from "./mcp/selection-endpoints.js";
@@ -84,6 +85,8 @@ function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | und
   rest.set("trust proxy", trust);
   // Public, harmless, and read by browser clients from any origin (it sends its own CORS headers).
   if (auth?.metadata !== undefined) rest.use(auth.metadata);
+  // Server cards and the catalog: public discovery documents as well, with their own CORS (docs/discovery.md).
+  rest.use(discoveryRoutes(host, options, auth));
   if (options.cors) rest.use(mcpCors({ ...(options.cors === true ? { origin: true } : options.cors), preflightContinue: true }));
   if (options.dnsRebindingProtection !== false) rest.use(originCheck(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}));
   if (options.cors) rest.use((req, res, next) => (isPreflight(req) ? void res.status(204).set("content-length", "0").end() : next()));
@@ -92,7 +95,7 @@ function restRoutes(host: McpHost, options: HostAppOptions, auth: HostAuth | und
   return {
     rest,
     finish(endpoints: SelectionEndpoints, limits: CallerLimits) {
-      observation.routes(rest, auth, endpoints, limits);
+      observation.routes(rest, auth, endpoints, limits, (req, permitted) => endpointLinksOf(host, options, auth, req, permitted));
       rest.use((req, res) => {
         sendJsonRpcError(res, 404, -32601, `Not found: ${req.method} ${req.path}. The MCP endpoint is ${path}; see also /toolsets and /healthz.`);
       });

@@ -79,6 +79,12 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   cors?: CorsOptions | boolean;
   selection?: SelectionOptions;
   /**
+   * Named endpoints (config `endpoints:`, docs/discovery.md): a name for a selection in the URL grammar, e.g.
+   * `{ spaces: "only=spaces", readonly: "all&readonly" }`. Each gets a server card at `{path}/server-card?<selection>`,
+   * and the catalog at `/.well-known/mcp/catalog.json` lists them; `/toolsets` and the operator page link them.
+   */
+  endpoints?: Readonly<Record<string, string>>;
+  /**
    * Bearer-token verification for every selection (docs/design.md §9), in the shape of the config file's `auth:`
    * section (plus `verifier`, `publicBaseUrl`…). Absent: no token is asked for.
    */

@@ -2,7 +2,8 @@
  * `/healthz` and `/toolsets` (docs/design.md §8, §9). Without auth they answer anyone. With auth, `/healthz` without a
  * valid token says only whether the service is up (extension errors and upstream names need a token), and
  * `/toolsets` needs the token — unless `publicToolsets`, which serves the catalogue without errors, sources or
- * upstream names to callers without one — and describes what this caller may reach.
+ * upstream names to callers without one — and describes what this caller may reach, with the named endpoints it may
+ * reach linked to their server cards.
  */
 import type { Request, RequestHandler } from "express";
 import type { HostDescription } from "../host/describe.js";
@@ -17,6 +18,8 @@ import { answeredHostRefusal } from "./edge/final-error-handler.js";
 import type { HostAuth } from "./auth/host-auth.js";
 import type { HostAppOptions } from "./http-options.js";
 import { selectionOf } from "./edge/request-selection.js";
+import { endpointLinksOf } from "./discovery-routes.js";
+import type { EndpointLink } from "../discovery/named-endpoints.js";
 
 /** The catalogue as anyone may read it: extension errors, sources and upstream names left out. */
 function publicView(description: HostDescription): HostDescription {
@@ -77,10 +80,23 @@ export function toolsetsRoute(host: McpHost, options: HostAppOptions, auth: Host
     if (permitted === undefined) return publicView(await host.describe(selection, { wake: false }));
     return host.describe(selection, { permitted, named });
   };
+  /** The named endpoints this caller may reach, each linked to its server card (docs/discovery.md); none configured: none. */
+  const endpointsOf = (req: Request): { endpoints?: EndpointLink[] } => {
+    if (options.endpoints === undefined || Object.keys(options.endpoints).length === 0) return {};
+    // Without a token the catalogue lists the endpoints any valid token reaches: those no scope guards.
+    const reachable =
+      auth === undefined
+        ? undefined
+        : auth.permissions.permitted(
+            host.declaredToolsets().map((t) => t.name),
+            callerOf(req)?.scopes ?? [],
+          );
+    return { endpoints: endpointLinksOf(host, options, auth, req, reachable) };
+  };
   const answer: RequestHandler = async (req, res, next) => {
     const permitted = permittedOf(req);
     try {
-      res.json(await describe(req, permitted));
+      res.json({ ...(await describe(req, permitted)), ...endpointsOf(req) });
     } catch (error) {
       if (!answeredHostRefusal(error, host, res, permitted)) next(error);
     }

@@ -26,7 +26,7 @@ export function auditToolCall(logger: Logger, request: ObservedRequest, ended: O
   const outcome = ended.outcome ?? "ok";
   logger.info(`tool call ${request.toolName ?? "(unnamed)"} ${outcome} in ${durationMs.toFixed(1)} ms`, {
     tool: request.toolName,
-    ...(tool === undefined ? {} : { toolset: tool.toolset, ...(upstream ? { server: tool.toolset } : { extension: tool.extension }) }),
+    ...(tool === undefined ? {} : { toolset: tool.toolset, extension: tool.extension, ...(upstream ? { server: tool.toolset } : {}) }),
     outcome,
     durationMs,
     era: request.era,

@@ -108,7 +108,7 @@ export class HostMetrics {
     });
     this.toolCalls = new Counter({
       name: "mcp_host_tool_calls_total",
-      help: "Tool calls, by toolset, tool and outcome (ok, isError, timeout, refused).",
+      help: "Tool calls, by toolset, tool and outcome (ok, isError, timeout, refused, task).",
       labelNames: ["toolset", "tool", "outcome"],
       registers,
     });

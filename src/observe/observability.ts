@@ -51,6 +51,8 @@ export interface HttpRequestSample {
   selection?: string;
   subject?: string;
   requestId: string;
+  /** The caller's address (behind a trusted proxy, the client it forwarded for). */
+  client?: string;
   /** A long-lived stream (listen, a legacy GET stream). */
   stream: boolean;
 }
@@ -98,7 +100,10 @@ function safely(work: () => void): void {
 function accessLine(logger: Logger, sample: HttpRequestSample): void {
   const durationMs = Math.round(sample.durationMs * 1000) / 1000;
   const rpc = sample.rpcMethod === undefined ? "" : ` ${sample.rpcMethod}`;
+  // The request's fields are passed as data: the line is written after the request's log scope has ended.
   logger.info(`${sample.method} ${sample.path}${rpc} ${sample.status} in ${durationMs.toFixed(1)} ms`, {
+    requestId: sample.requestId,
+    ...defined({ client: sample.client }),
     method: sample.method,
     path: sample.path,
     status: sample.status,
@@ -138,20 +143,22 @@ export function createObservability(options: ObservabilityOptions): Observabilit
   const observeRequest = (request: ObservedRequest): RequestObservation => {
     const track = requestTrack();
     if (track) track.observed = true;
-    const ambient = tracing === undefined ? undefined : context.active();
-    const span = ambient === undefined ? undefined : tracing?.startRequest(request, ambient);
-    const toolSpan = ambient === undefined ? undefined : tracing?.startToolCall(request, span?.context ?? ambient);
+    const traced = tracing?.live() === true ? tracing : undefined;
+    const ambient = traced === undefined ? undefined : context.active();
+    const span = ambient === undefined ? undefined : traced?.startRequest(request, ambient);
+    const toolSpan = ambient === undefined ? undefined : traced?.startToolCall(request, span?.context ?? ambient);
     const fields = toolFields(request);
     return {
       run: (work) => {
         const inFields = fields === undefined ? work : () => withLogFields(fields, work);
-        return tracing === undefined ? inFields() : tracing.within(toolSpan ?? span, inFields);
+        return traced === undefined ? inFields() : traced.within(toolSpan ?? span, inFields);
       },
       end: (ended: ObservedEnd) => {
-        tracing?.end(toolSpan, ended);
-        tracing?.end(span, ended);
+        traced?.end(toolSpan, ended);
+        traced?.end(span, ended);
         if (request.method !== "tools/call") return;
-        if (audit) safely(() => withLogFields(fields ?? {}, () => auditToolCall(audit, request, ended, auditOptions)));
+        // Written inside the request's log scope: its id and client come from there; the tool's fields are the line's own.
+        if (audit) safely(() => auditToolCall(audit, request, ended, auditOptions));
         if (metrics)
           safely(() =>
             metrics.recordTool({ toolset: request.tool?.toolset, tool: request.tool?.listed, outcome: ended.outcome ?? "ok", durationMs: ended.durationMs }),
@@ -162,7 +169,7 @@ export function createObservability(options: ObservabilityOptions): Observabilit
 
   const gatewayObserver: GatewayCallObserver = {
     call: async (info, call) => {
-      const traced = tracing?.startUpstreamCall(info.server, info.tool);
+      const traced = tracing?.live() === true ? tracing.startUpstreamCall(info.server, info.tool) : undefined;
       const started = performance.now();
       let ended: ObservedEnd = { durationMs: 0 };
       try {

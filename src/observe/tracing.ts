@@ -13,6 +13,7 @@ import {
   context,
   type Link,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -131,6 +132,9 @@ function endSpan(span: Span, ended: ObservedEnd): void {
   }, undefined);
 }
 
+/** The provider the API hands out while no SDK is registered (the same no-op object behind every empty proxy). */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
 /**
  * Starts and ends the spans of the host and the gateway.
  * @example
@@ -138,10 +142,25 @@ function endSpan(span: Span, ended: ObservedEnd): void {
  */
 export class HostTracing {
   private readonly tracer: Tracer;
+  private readonly given: boolean;
 
   constructor(options: { provider?: TracerProvider; version?: string } = {}) {
     const provider = options.provider ?? trace.getTracerProvider();
+    this.given = options.provider !== undefined;
     this.tracer = provider.getTracer(TRACER_NAME, options.version);
+  }
+
+  /**
+   * True when a span could go anywhere: a provider was given, the deployment registered an SDK, or a propagator that
+   * would carry a caller's trace context on to an upstream. Asked per request (an SDK may be registered after start),
+   * and cheap: while it is false, the host makes no span, reads no trace header and switches no context, so the
+   * default deployment (the API alone) pays nothing for tracing.
+   */
+  live(): boolean {
+    if (this.given) return true;
+    const provider = trace.getTracerProvider();
+    if (!(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER) return true;
+    return safely(() => propagation.fields().length > 0, true);
   }
 
   /** The MCP server span of one request, parented on `_meta`'s context, else on `ambient` (then linked). */

@@ -5,11 +5,13 @@
  * and a failing call comes back as an error result the model can read.
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
+import type { Skill } from "@modelcontextprotocol/client/ext/skills";
 import { McpHostError, messageOf } from "../errors.js";
 import { createLogger } from "../logger.js";
 import type { InputLeg, InputRounds } from "./call/input-required.js";
 import { forwardUpstream } from "./call/forward-call.js";
 import { invokeUpstream, UpstreamFailure } from "./call/invoke.js";
+import { listUpstreamSkills, readUpstreamSkill } from "./call/skill-reads.js";
 import { ServerRequestRouter, type InFlightCall } from "./call/server-requests.js";
 import { ListingChecks } from "./call/structured-output.js";
 import { runToolCall, type CallTarget } from "./call/tool-call.js";
@@ -34,6 +36,8 @@ import type {
   ServerSpecification,
   ServerStatus,
   UnavailableServer,
+  UpstreamSkillFile,
+  UpstreamSkills,
 } from "./types.js";
 import { defined } from "../defined.js";
 
@@ -258,6 +262,35 @@ export class McpRegistry implements AsyncDisposable {
       (client, leg, inputs) => client.getPrompt({ name: upstreamName, arguments: args, ...meta, ...inputs } as never, leg),
       plainName(upstreamName) ? { method: "prompts/get", name: upstreamName, params: { name: upstreamName, arguments: args, ...meta } } : undefined,
     );
+  }
+
+  /**
+   * A server's skills (SEP-2640), every page, through the SDK's `SkillsClient`: undefined when the server does not
+   * declare the extension; entries the client refuses come back in `invalid`. Throws as readResource does.
+   * @example
+   * const listed = await registry.listSkills("runbooks"); listed?.skills.map((s) => s.uri)
+   */
+  async listSkills(server: string, options: RegistryRequestOptions = {}): Promise<UpstreamSkills | undefined> {
+    await this.ready();
+    if (!this.table.has(server)) throw new McpHostError("MCP_SERVER_UNKNOWN", `no server is named "${server}"`, { server });
+    return this.request<UpstreamSkills | undefined>(server, "the skills", options, (client, leg) => listUpstreamSkills(client, leg));
+  }
+
+  /**
+   * One file of a server's skill, checked against the skill's entry (size, digest; a SKILL.md's frontmatter): a file
+   * that fails is `SKILL_DIGEST_MISMATCH`, never returned. Otherwise throws as readResource does.
+   * @example
+   * const file = await registry.readSkill("runbooks", entry, entry.uri);
+   */
+  async readSkill(server: string, skill: Skill, uri: string, options: RegistryRequestOptions = {}): Promise<UpstreamSkillFile> {
+    await this.ready();
+    if (!this.table.has(server)) throw new McpHostError("MCP_SERVER_UNKNOWN", `no server is named "${server}"`, { server });
+    try {
+      return await this.request<UpstreamSkillFile>(server, `skill file "${uri}"`, options, (client, leg) => readUpstreamSkill(client, server, skill, uri, leg));
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      throw (cause as { code?: unknown } | undefined)?.code === "SKILL_DIGEST_MISMATCH" ? cause : error;
+    }
   }
 
   /** What a tool call needs of its server: the table's entry and the output checks of its current listing. */

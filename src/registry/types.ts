@@ -4,6 +4,7 @@
  * Every type here is public: `mcp-host/registry` exports this file whole (`export type *`), so an internal shape
  * belongs in the module that uses it.
  */
+import type { Skill } from "@modelcontextprotocol/client/ext/skills";
 import type {
   AuthProvider,
   CreateMessageRequestParams,
@@ -323,4 +324,17 @@ export interface RegistryRequestOptions extends InputRoundOptions {
   meta?: Record<string, unknown>;
   /** As for callTool: a first round is forwarded on the connection's raw channel when it can be. */
   forward?: boolean;
+}
+
+/** A server's skills (SEP-2640), as `McpRegistry.listSkills` gives them; `invalid` the entries its client refused. */
+export interface UpstreamSkills {
+  skills: Skill[];
+  invalid: { uri?: string; reason: string }[];
+}
+
+/** One file of a skill, as `McpRegistry.readSkill` gives it: its bytes (and text, when the server sent text), checked. */
+export interface UpstreamSkillFile {
+  bytes: Uint8Array;
+  text?: string;
+  mimeType?: string;
 }

@@ -1,8 +1,8 @@
 /**
  * One instance's part in a fleet of `mcp-host serve` instances behind a load balancer (docs/scale-out.md, config
  * `scaleOut:`): its name, which starts every 2025-era session id it makes so a proxy can route a session back to it;
- * and, with `scaleOut.redis`, what the instances share — the events listeners hear, the callers' rate counts and which
- * sealed request states were used. The
+ * and, with `scaleOut.redis`, what the instances share — the events listeners hear, the callers' rate counts, which
+ * sealed request states were used, and the MCP tasks (their store, signals and changes). The
  * HTTP app takes it as an option and asks it for each selection's event bus; the state key needs no fleet object (it
  * goes to the host as `requestStateKey`). Made only when the config has `scaleOut`; Redis is loaded only with `redis`.
  */
@@ -13,10 +13,12 @@ import { FleetClaims } from "./fleet-claims.js";
 import { FleetEventBus } from "./fleet-event-bus.js";
 import { FleetEvents } from "./fleet-events.js";
 import { FleetRate } from "./fleet-rate.js";
+import { FleetTasks } from "./fleet-tasks.js";
 import { openRedisLink, type RedisLink } from "./redis-link.js";
 import { defined } from "../defined.js";
 
 export type { FleetEvent } from "./fleet-events.js";
+export type { FleetTask, FleetTaskSignal } from "./fleet-task.js";
 
 /** What the fleet's shared parts look like now, for `/healthz`. */
 export interface FleetStatus {
@@ -45,6 +47,11 @@ export interface Fleet {
    * @internal
    */
   readonly claims?: FleetClaims;
+  /**
+   * The MCP tasks kept in Redis for the whole fleet; absent without Redis. What the host takes as `tasks.store`.
+   * @internal
+   */
+  readonly tasks?: FleetTasks;
   /** The event bus of one selection's modern listen streams (the SDK's in-memory one without Redis: undefined). */
   eventBusFor(toolsets: readonly string[], onerror?: (error: Error) => void): ServerEventBus | undefined;
   status(): FleetStatus;
@@ -57,6 +64,8 @@ export interface FleetOptions {
   logger: Logger;
   /** What the fleet's own time windows run on (default: the system clock; give it the host's, `host.clock`). */
   clock?: Clock;
+  /** The bounds of the tasks kept in Redis: an owner's most unfinished tasks, and how many this instance lists. */
+  tasks?: { maxPerCaller?: number; maxKept?: number };
 }
 
 /**
@@ -70,6 +79,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   let events: FleetEvents | undefined;
   let rate: FleetRate | undefined;
   let claims: FleetClaims | undefined;
+  let tasks: FleetTasks | undefined;
   if (options.redis !== undefined) {
     link = await openRedisLink({
       url: options.redis.url,
@@ -80,17 +90,24 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
     events = new FleetEvents(link, { prefix: options.redis.prefix, logger });
     rate = new FleetRate(link, options.redis.prefix);
     claims = new FleetClaims(link, options.redis.prefix);
+    tasks = new FleetTasks(link, {
+      prefix: options.redis.prefix,
+      instanceId,
+      logger,
+      ...defined({ clock: options.clock, maxPerCaller: options.tasks?.maxPerCaller, maxKept: options.tasks?.maxKept }),
+    });
   }
   const shared = link;
   return {
     instanceId,
-    ...defined({ events, rate, claims }),
+    ...defined({ events, rate, claims, tasks }),
     eventBusFor(toolsets, onerror) {
       const followed = events;
       return followed === undefined ? undefined : new FleetEventBus(() => followed.followOffers(toolsets), onerror);
     },
     status: () => ({ instance: instanceId, ...(shared === undefined ? {} : { redis: shared.up ? "up" : "down" }) }),
     close: async () => {
+      await tasks?.close();
       await shared?.close();
     },
   };

@@ -78,10 +78,6 @@ export class TaskBoard {
   constructor(private readonly options: TaskBoardOptions) {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
     this.stopSignals = options.store.onSignal((signal) => this.signalled(signal));
-    if (this.limits.leaseMs !== undefined) {
-      const every = Math.max(1_000, Math.floor(this.limits.leaseMs / 3));
-      this.renewal = options.clock.setInterval(() => void this.renewLeases(), every);
-    }
   }
 
   get store(): TaskStore {
@@ -128,6 +124,7 @@ export class TaskBoard {
     await this.options.store.create(task);
     const running = new RunningTask(task, this.hostFor(), opening.nextRound);
     this.running.set(task.taskId, running);
+    this.beat();
     this.note({ task: structuredClone(task), phase: "started" });
     return running;
   }
@@ -211,18 +208,34 @@ export class TaskBoard {
     else void running.answer(signal.responses);
   }
 
-  private async renewLeases(): Promise<void> {
+  /** Fails the running tasks past their TTL, and renews the others' leases (in a fleet). */
+  private async lookAfterRunning(): Promise<void> {
     const leaseMs = this.limits.leaseMs;
-    if (leaseMs === undefined) return;
     const now = this.options.clock.now();
-    for (const running of this.running.values()) {
+    for (const running of [...this.running.values()]) {
       if (isExpired(running.task, now)) {
         void running.fail({ code: LEASE_LOST, message: `The task ran past its time to live (${running.task.ttlMs} ms).` });
         continue;
       }
+      if (leaseMs === undefined) continue;
       running.task.leaseUntil = now + leaseMs;
       await this.options.store.put(running.task).catch(() => {});
     }
+  }
+
+  /**
+   * Running tasks are looked after on a beat — a lease renewed (in a fleet), a task past its TTL failed — that runs
+   * only while this instance runs a task, so an idle host keeps no timer.
+   */
+  private beat(): void {
+    if (this.running.size === 0) {
+      this.renewal?.clear();
+      this.renewal = undefined;
+      return;
+    }
+    if (this.renewal !== undefined) return;
+    const every = this.limits.leaseMs === undefined ? 60_000 : Math.max(1_000, Math.floor(this.limits.leaseMs / 3));
+    this.renewal = this.options.clock.setInterval(() => void this.lookAfterRunning(), every);
   }
 
   private hostFor() {
@@ -230,6 +243,7 @@ export class TaskBoard {
       save: (task: StoredTask) => this.options.store.put(task),
       finished: (running: RunningTask) => {
         this.running.delete(running.taskId);
+        this.beat();
         this.note({ task: structuredClone(running.task), phase: "ended", durationMs: this.options.clock.now() - running.task.createdAt });
       },
       now: () => this.options.clock.now(),

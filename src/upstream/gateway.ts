@@ -107,6 +107,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       resources: ordered.flatMap((l) => l.offer.resources),
       resourceTemplates: ordered.flatMap((l) => l.offer.resourceTemplates),
       prompts: ordered.flatMap((l) => l.offer.prompts),
+      skills: ordered.flatMap((l) => l.offer.skills),
     });
     ctx.reportUnavailable(ordered.flatMap((l) => l.unavailable()));
   };

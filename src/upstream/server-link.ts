@@ -20,6 +20,7 @@ import { serverOffer, toolsetOf, type ServerOffer } from "./offer/server-offer.j
 import { toolFilter, type ToolFilter } from "./offer/tool-filter.js";
 import { serverSpecOf } from "./server-spec.js";
 import { defined } from "../defined.js";
+import type { Skill } from "@modelcontextprotocol/client/ext/skills";
 
 /** What every link of one gateway shares. */
 export interface LinkDeps {
@@ -176,25 +177,46 @@ export class ServerLink {
   }
 
   private emptyOffer(): ServerOffer {
-    return { toolsets: [toolsetOf(this.name, this.config)], tools: [], resources: [], resourceTemplates: [], prompts: [] };
+    return { toolsets: [toolsetOf(this.name, this.config)], tools: [], resources: [], resourceTemplates: [], prompts: [], skills: [] };
   }
 
   /** Re-reads the listing into the offer; returns a filter problem (the offer keeps what the filter lets through). */
   private async readListing(): Promise<McpHostError | undefined> {
     const registry = this.registry;
-    const [tools, resources, templates, prompts] = await Promise.all([
+    const [tools, resources, templates, prompts, skills] = await Promise.all([
       registry.listTools(),
       registry.listResources(),
       registry.listResourceTemplates(),
       registry.listPrompts(),
+      this.readSkills(),
     ]);
     if (this.state === "closed") return undefined;
     const instructions = registry.instructionsOf(this.name);
-    const listing = { tools, resources, templates, prompts, ...defined({ instructions }) };
+    const listing = { tools, resources, templates, prompts, ...defined({ instructions, skills }) };
     this.offerNow = serverOffer({ server: this.name, config: this.config, calls: this.calls, listing, filter: this.filter });
     this.everListed = true;
     this.state = registry.unavailable.length > 0 ? "unavailable" : "up";
     return this.filter.problem(tools.map((t) => t.upstreamName));
+  }
+
+  /**
+   * The server's skills when it declares the skills extension (docs/skills.md); an entry its client refuses is left
+   * out with SKILL_INVALID, and a listing that fails costs the skills only, never the rest of the offer.
+   */
+  private async readSkills(): Promise<Skill[] | undefined> {
+    try {
+      const listed = await this.registry.listSkills(this.name);
+      for (const invalid of listed?.invalid ?? []) {
+        const failure = new McpHostError("SKILL_INVALID", `server "${this.name}": skill ${invalid.uri ?? "(no uri)"} is left out: ${invalid.reason}`, {
+          server: this.name,
+        });
+        this.deps.logger.warn(failure.message, { code: failure.code, server: this.name });
+      }
+      return listed?.skills;
+    } catch (error) {
+      this.deps.logger.warn(`listing the skills of server "${this.name}" failed; its other offers serve: ${messageOf(error)}`, { server: this.name });
+      return undefined;
+    }
   }
 
   private async retry(): Promise<void> {

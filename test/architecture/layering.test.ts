@@ -10,7 +10,21 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Layer = "base" | "extension" | "tasks" | "host" | "observe" | "http" | "config" | "registry" | "upstream" | "scale-out" | "cli" | "entry";
+type Layer =
+  | "base"
+  | "extension"
+  | "tasks"
+  | "skills"
+  | "host"
+  | "discovery"
+  | "observe"
+  | "http"
+  | "config"
+  | "registry"
+  | "upstream"
+  | "scale-out"
+  | "cli"
+  | "entry";
 
 const BASE_FILES = new Set([
   "errors.ts",
@@ -22,6 +36,8 @@ const BASE_FILES = new Set([
   "defined.ts",
   "describe-value.ts",
   "timeout.ts",
+  // Deadlines of one length on one clock, behind one timer (the host's tool budgets and the HTTP layer's alike).
+  "deadlines.ts",
   // The linear-time pattern engine, shared by the host's and the registry's ajv (which each load ajv themselves).
   "linear-regexp.ts",
   "regexp-to-re2.ts",
@@ -54,17 +70,21 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   extension: ["base"],
   // The MCP Tasks extension (docs/tasks.md): its wire shapes, store and board; the host runs calls as its tasks.
   tasks: ["base", "extension"],
-  host: ["base", "extension", "tasks"],
+  // The skills extension (SEP-2640): what an extension ships, read and served; the host builds and serves it.
+  skills: ["base", "extension"],
+  host: ["base", "extension", "tasks", "skills"],
+  // Server cards and the catalog (SEP-2127): the host's named endpoints as discovery documents; the HTTP layer serves them.
+  discovery: ["base", "extension", "host"],
   // Logs, metrics and traces listen to the host (its observer seam) and are mounted by the HTTP edge and the CLI.
   observe: ["base", "extension", "tasks", "host"],
-  http: ["base", "extension", "tasks", "host", "observe", "scale-out"],
+  http: ["base", "extension", "tasks", "skills", "host", "discovery", "observe", "scale-out"],
   config: ["base"],
   registry: ["base"],
   upstream: ["base", "extension", "registry"],
   // A fleet of instances behind a load balancer: Redis-backed events and rate counts, on the base files alone.
   "scale-out": ["base"],
-  cli: ["base", "extension", "tasks", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
-  entry: ["base", "extension", "tasks", "host", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  cli: ["base", "extension", "tasks", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
+  entry: ["base", "extension", "tasks", "skills", "host", "discovery", "observe", "http", "config", "registry", "upstream", "scale-out"],
 };
 
 /** Layers another layer may know only by their types: nothing of them loads unless someone else made one. */
@@ -96,7 +116,9 @@ const FORBIDDEN_PACKAGES: Partial<Record<Layer, readonly string[]>> = {
     "ioredis",
   ],
   tasks: ["express", "cors", "ajv", "piscina", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
+  skills: ["express", "cors", "ajv", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   host: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
+  discovery: ["express", "cors", "pino", "prom-client", "@opentelemetry/api", "ioredis"],
   observe: ["express", "cors", "ioredis"],
   http: ["ioredis"],
   config: ["express", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "ioredis"],

@@ -28,7 +28,7 @@ const ALLOWED: Readonly<Record<string, { uses: number; why: string }>> = {
   "clock.ts": { uses: 3, why: "the system clock itself: the one place real time is read and scheduled" },
   "host/isolation/cpu-watch.ts": { uses: 2, why: "charges a worker for the real CPU time it used, which only real time measures" },
   "host/monitor/event-loop-monitor.ts": { uses: 1, why: "measures how long the real event loop was blocked" },
-  "http/observe/ui-page.ts": { uses: 1, why: "the operator page's refresh: a script that runs in the browser, not in the host" },
+  "http/observe/ui-page.ts": { uses: 2, why: "the operator page's refresh and its tasks' ages: a script that runs in the browser, not in the host" },
   "http/edge/connection-tracker.ts": {
     uses: 1,
     why: "the shutdown's idle grace: a moment for a request already on the wire to arrive, which the network takes in real time",

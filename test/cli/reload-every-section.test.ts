@@ -55,6 +55,7 @@ const CHANGED: { [K in ConfigSection]: (base: Input) => unknown } = {
   instructions: () => "other instructions",
   extensions: () => ({ discover: false }),
   selection: () => ({ default: "only=open" }),
+  endpoints: () => ({ open: "only=open" }),
   http: () => ({ port: 0, maxSessions: 50 }),
   tools: () => ({ maxConcurrent: 8 }),
   tasks: () => ({ maxPerCaller: 4 }),

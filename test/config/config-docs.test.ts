@@ -125,6 +125,7 @@ describe("the examples in docs/config.md", () => {
       instanceId: "web-1",
       redis: { url: "redis://redis:6379", prefix: "mcp-host:" },
       stateKey: "a-state-key-of-at-least-thirty-two-bytes",
+      taskLeaseMs: 30_000,
     });
     assert.deepEqual(loaded.config.auth?.authorizationServers, ["https://id.example.com/"]);
   });

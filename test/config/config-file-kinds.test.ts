@@ -113,6 +113,7 @@ describe("finding the configuration file", () => {
     assert.deepEqual(loaded.config, {
       extensions: { discover: true, include: [], exclude: [], options: {} },
       selection: { strict: false, ignoreKeys: [] },
+      endpoints: {},
       http: {
         host: "127.0.0.1",
         port: 3000,

@@ -21,8 +21,21 @@ const GOOD_KEY = "k".repeat(32);
 describe("scaleOut in the config", () => {
   it("loads the contract: the URL and the key are secrets, the instance's name is not", async () => {
     const loaded = await loadYaml(CONTRACT, { env: { HOSTNAME: "a", MCP_HOST_REDIS_URL: "redis://:pw-in-url@redis:6379/0", MCP_HOST_STATE_KEY: GOOD_KEY } });
-    assert.deepEqual(loaded.config.scaleOut, { instanceId: "a", redis: { url: "redis://:pw-in-url@redis:6379/0", prefix: "mcp-host:" }, stateKey: GOOD_KEY });
+    assert.deepEqual(loaded.config.scaleOut, {
+      instanceId: "a",
+      redis: { url: "redis://:pw-in-url@redis:6379/0", prefix: "mcp-host:" },
+      stateKey: GOOD_KEY,
+      taskLeaseMs: 30_000,
+    });
     assert.deepEqual(loaded.secrets, [GOOD_KEY, "redis://:pw-in-url@redis:6379/0"]);
+  });
+
+  it("takes a task lease of 3 s to 1 h (30 s unless written), and refuses one outside it at its key path", async () => {
+    assert.equal((await loadYaml("scaleOut:\n  taskLeaseMs: 3000\n")).config.scaleOut?.taskLeaseMs, 3_000);
+    for (const lease of [2_999, 3_600_001, 1.5]) {
+      const r = await refused(loadYaml(`scaleOut:\n  taskLeaseMs: ${lease}\n`), [["CONFIG_INVALID", "scaleOut.taskLeaseMs"]]);
+      assert.match(messageAt(r, "scaleOut.taskLeaseMs"), /3000 to 3600000|whole number/);
+    }
   });
 
   it("takes a plain redis:// or rediss:// URL, with or without a password", async () => {

@@ -29,7 +29,7 @@ describe("unknown keys", () => {
     );
     assert.equal(
       messageAt(r, "banana"),
-      "unknown key; the keys here are auth, extensions, http, instructions, logging, metrics, name, remoteServers, scaleOut, selection, servers, startupTimeoutMs, tools, tracing, version",
+      "unknown key; the keys here are auth, endpoints, extensions, http, instructions, logging, metrics, name, remoteServers, scaleOut, selection, servers, startupTimeoutMs, tasks, tools, tracing, version",
     );
     assert.equal(messageAt(r, "servers.git.Env"), 'unknown key; did you mean "env"?');
     assert.equal(messageAt(r, "servers.git.timeout"), 'unknown key; did you mean "timeoutMs"?');

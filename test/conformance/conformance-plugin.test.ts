@@ -1,13 +1,16 @@
 // The conformance plugin through the real HTTP app (127.0.0.1:0) and real SDK v2 clients in both eras: it is
 // off by default and complete under ?only=conformance; sampling and elicitation reach the client (MRTR for a 2026
 // client, real requests on a 2025 session) or are refused cleanly without the capability; progress, completion and
-// resource updates work. The official suites (scripts/conformance.mjs) check the wire details; this pins the plugin.
+// resource updates work; its two skills are served and verify; its header-parameter tool's Mcp-Param-Region header
+// must agree with the body (a 2026 call whose header disagrees is 400 / -32020). The official suites
+// (scripts/conformance.mjs) check the wire details; this pins the plugin.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/client";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { createConformanceExtension } from "../../plugins/conformance/src/index.js";
 import { JSON_SCHEMA_2020_12 } from "../../plugins/conformance/src/content-tools.js";
-import { Cleanup, callText, connectV2, serveHost, type ServedHost } from "../helpers/http-host.js";
+import { Cleanup, callText, connectV2, modernBody, modernHeaders, raw, serveHost, type ServedHost } from "../helpers/http-host.js";
 
 const TOOLS = [
   "confirm_delete",
@@ -24,6 +27,7 @@ const TOOLS = [
   "test_elicitation_sep1330_enums",
   "test_embedded_resource",
   "test_error_handling",
+  "test_header_params",
   "test_image_content",
   "test_input_required_result_capabilities",
   "test_input_required_result_elicitation",
@@ -48,7 +52,8 @@ const PROMPTS = [
   "test_prompt_with_image",
   "test_simple_prompt",
 ];
-const RESOURCES = ["test://static-binary", "test://static-text", "test://watched-resource"];
+const SKILLS = ["skill://conformance-basics/SKILL.md", "skill://header-params/SKILL.md"];
+const RESOURCES = [...SKILLS, "test://static-binary", "test://static-text", "test://watched-resource"];
 const INTERACTIVE = { capabilities: { sampling: {}, elicitation: { form: {} } } };
 
 const cleanup = new Cleanup();
@@ -143,6 +148,36 @@ for (const era of ["legacy", "modern"] as const) {
       assert.deepEqual(completion.completion.values, ["paris", "park", "party", "parse"]);
     });
 
+    it("serves its two skills, every file verified against its digest, with directory reads", async () => {
+      const { at } = await served();
+      const { client } = await connectV2(cleanup, at("only=conformance"), era);
+      const skills = new SkillsClient(client);
+      assert.equal(skills.supported, true);
+      assert.equal(skills.directoryRead, true);
+      const { skills: entries } = await skills.list();
+      assert.deepEqual(
+        entries.map((e) => e.uri),
+        SKILLS,
+      );
+      for (const entry of entries) {
+        for (const file of entry.resources === "dynamic" ? [] : entry.resources) {
+          const read = await skills.read(entry, file.uri);
+          assert.equal(read.verified, true, file.uri);
+        }
+      }
+      const root = await skills.readDirectory("skill://conformance-basics");
+      assert.deepEqual(
+        root.resources.map((r) => [r.name, r.mimeType]),
+        [
+          ["SKILL.md", "text/markdown"],
+          ["references", "inode/directory"],
+        ],
+      );
+      const bare = new SkillsClient((await connectV2(cleanup, (await served()).url, era)).client);
+      assert.equal(bare.supported, true, "every selection declares the extension");
+      assert.deepEqual((await bare.list()).skills, [], "the bare URL serves no toolset with skills, so it lists none");
+    });
+
     it("tells a subscribed client when test://watched-resource changes", async () => {
       const { at } = await served();
       const { client } = await connectV2(cleanup, at("only=conformance"), era);
@@ -156,3 +191,42 @@ for (const era of ["legacy", "modern"] as const) {
     });
   });
 }
+
+describe("test_header_params over HTTP (2026-07-28, SEP-2243)", () => {
+  const call = (url: URL, region: unknown, headers: Record<string, string>) =>
+    raw({
+      url,
+      method: "POST",
+      headers: { ...modernHeaders("tools/call", "test_header_params"), ...headers },
+      body: modernBody("tools/call", { name: "test_header_params", arguments: { region } }),
+    });
+
+  it("serves a call whose Mcp-Param-Region agrees with the body, plain or base64", async () => {
+    const { at } = await served();
+    const url = at("only=conformance");
+    const plain = await call(url, "eu-west", { "mcp-param-region": "eu-west" });
+    assert.equal(plain.status, 200, plain.text);
+    assert.match(plain.text, /region: eu-west/);
+    const encoded = await call(url, "zürich", { "mcp-param-region": `=?base64?${Buffer.from("zürich").toString("base64")}?=` });
+    assert.equal(encoded.status, 200, encoded.text);
+    assert.match(encoded.text, /region: zürich/);
+  });
+
+  it("refuses a call whose header disagrees, is missing, or is not canonical base64: 400 with -32020 naming the header", async () => {
+    const { at } = await served();
+    const url = at("only=conformance");
+    for (const [headers, problem] of [
+      [{ "mcp-param-region": "us-east" }, /Mcp-Param-Region header says "us-east" but the body carries region="eu-west"/],
+      [{}, /the body carries region="eu-west" but the Mcp-Param-Region header is absent/],
+      [{ "mcp-param-region": "=?base64?ZXUtd2VzdA?=" }, /not canonical base64/],
+    ] as const) {
+      const refused = await call(url, "eu-west", headers);
+      assert.equal(refused.status, 400, refused.text);
+      const body = JSON.parse(refused.text);
+      assert.equal(body.id, 1);
+      assert.equal(body.error.code, -32020);
+      assert.match(body.error.message, problem);
+      assert.equal(body.error.data.mismatch.header, "Mcp-Param-Region");
+    }
+  });
+});

@@ -52,7 +52,12 @@ describe("the scale-out examples", () => {
     assert.deepEqual(compose.services.nginx.volumes, ["./nginx/mcp-host.conf.template:/etc/nginx/templates/mcp-host.conf.template:ro"]);
     assert.ok(template.includes("${NGINX_PORT}") && compose.services.nginx.environment.NGINX_PORT === "8080");
     const { scaleOut, http } = await scaleOutOf(read("mcp-host.config.yaml"));
-    assert.deepEqual(scaleOut, { instanceId: "mcp-a", redis: { url: ENV.MCP_HOST_REDIS_URL, prefix: "mcp-host:" }, stateKey: ENV.MCP_HOST_STATE_KEY });
+    assert.deepEqual(scaleOut, {
+      instanceId: "mcp-a",
+      redis: { url: ENV.MCP_HOST_REDIS_URL, prefix: "mcp-host:" },
+      stateKey: ENV.MCP_HOST_STATE_KEY,
+      taskLeaseMs: 30_000,
+    });
     assert.equal(http.maxConnectionsPerAddress, 4096, "raised behind a proxy");
     // The instances trust nginx, and only nginx, to say who the client is: the address compose gives it.
     assert.deepEqual(http.trustProxy, [compose.services.nginx.networks.fleet.ipv4_address]);

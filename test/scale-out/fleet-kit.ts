@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
@@ -26,6 +27,10 @@ const SHARING_OFF = process.env.FLEET_SHARING_OFF;
 /** The configured rate: what the 200s of one caller must stay within. */
 export const RATE = { perSecond: 5, burst: 20 };
 const MODERN = "2026-07-28";
+/** The fleet's task lease (`scaleOut.taskLeaseMs`, its least): a killed instance's task fails this long after its last renewal. */
+export const TASK_LEASE_MS = 3_000;
+/** The poll interval the fleet's tasks suggest (`tasks.pollIntervalMs`): the task checks poll at it. */
+export const TASK_POLL_MS = 250;
 
 /** Where nginx connects from (loopback); the test's own clients use other loopback addresses (127.0.0.2 on). */
 export const NGINX_ADDRESS = "127.0.0.1";
@@ -53,8 +58,11 @@ export function fleetConfig(cleanup: Cleanup, options: { tokens?: boolean; http?
         ? []
         : ["auth:", `  issuer: ${ISSUER}`, `  audience: ${AUDIENCE}`, "  hs256Secret: ${env:FLEET_HS256_SECRET}", "  algorithms: [HS256]"]),
       "logging: { access: false, audit: false }",
+      // A short lease and poll interval, so the task checks see a killed instance's task fail within seconds.
+      `tasks: { pollIntervalMs: ${TASK_POLL_MS} }`,
       "scaleOut:",
       "  instanceId: ${env:FLEET_INSTANCE}",
+      `  taskLeaseMs: ${TASK_LEASE_MS}`,
       ...(SHARING_OFF === "redis" ? [] : ["  redis:", "    url: ${env:FLEET_REDIS_URL}"]),
       ...(SHARING_OFF === "stateKey" ? [] : ["  stateKey: ${env:FLEET_STATE_KEY}"]),
       "",
@@ -346,4 +354,98 @@ export async function legacySubscriber(
     await (await fetch(url, { method: "DELETE", headers: onSession })).text();
   };
   return { id, events: new EventReader(stream.body!), close };
+}
+
+/**
+ * Opens a 2026-07-28 `subscriptions/listen` stream that follows `taskIds` (the tasks extension declared), and waits for
+ * its acknowledgement.
+ * @example
+ * const { events, close } = await listenTasks(b.url, token, [taskId]);
+ */
+export async function listenTasks(url: URL, token: string | undefined, taskIds: string[]): Promise<{ events: EventReader; close: () => void }> {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: "POST",
+    signal: abort.signal,
+    headers: { ...modernHeaders("subscriptions/listen"), ...bearer(token) },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: `listen-${nextId++}`,
+      method: "subscriptions/listen",
+      params: {
+        notifications: { taskIds },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+          "io.modelcontextprotocol/clientInfo": { name: "fleet-test", version: "1" },
+        },
+      },
+    }),
+  });
+  assert.equal(response.status, 200, `listen on ${url.host}: ${response.status}`);
+  const events = new EventReader(response.body!);
+  const ack = await events.next((m) => m.method === "notifications/subscriptions/acknowledged");
+  assert.deepEqual(ack.params?.notifications?.taskIds, taskIds, `the stream on ${url.host} follows the tasks: ${JSON.stringify(ack)}`);
+  return { events, close: () => abort.abort() };
+}
+
+/**
+ * A TCP relay on loopback between one instance and Redis that a test can cut and restore: the instance loses Redis
+ * (its connections are closed, new ones refused) while Redis keeps its data and the other instances keep it.
+ * @example
+ * const proxy = await CutProxy.start(cleanup, redis.port); … proxy.cut(); … proxy.restore();
+ */
+export class CutProxy {
+  private readonly sockets = new Set<Socket>();
+  private open = true;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(cleanup: Cleanup, redisPort: number): Promise<CutProxy> {
+    let proxy: CutProxy | undefined;
+    const server = createServer((client) => proxy!.relay(client, redisPort));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    proxy = new CutProxy(server, `redis://127.0.0.1:${port}`);
+    cleanup.add(() => proxy!.close());
+    return proxy;
+  }
+
+  /** Closes every relayed connection and refuses new ones until `restore`. */
+  cut(): void {
+    this.open = false;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.open = true;
+  }
+
+  private relay(client: Socket, redisPort: number): void {
+    if (!this.open) {
+      client.destroy();
+      return;
+    }
+    const upstream = createConnection({ host: "127.0.0.1", port: redisPort });
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      this.sockets.add(from);
+      from.pipe(to);
+      from.on("error", () => to.destroy());
+      from.on("close", () => {
+        this.sockets.delete(from);
+        to.destroy();
+      });
+    }
+  }
+
+  private async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }

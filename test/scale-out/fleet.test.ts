@@ -7,6 +7,11 @@
 // new session), and stop Redis mid-run (no request lost; events cross again once it is back). Figures are printed as
 // test diagnostics. Phases run in order and share the fleet; the faults come last.
 //
+// MCP tasks (issue 29 §4, docs/scale-out.md "Tasks across the fleet") are kept in the fleet's Redis: a task made
+// through nginx is polled to completion on every instance in turn; one made on A, polled on B, is cancelled from C and
+// its handler on A sees its signal; a fourth instance SIGKILLed mid-task leaves its task failed once its lease runs
+// out, not working; and a task's change on B reaches a listen stream on A.
+//
 // A second fleet serves without tokens (issue 26 part 2): every instance trusts nginx alone (`http.trustProxy`), so two
 // clients behind nginx — told apart by their loopback source address — hold separate rate buckets and session shares,
 // and a spoofed X-Forwarded-For, sent through nginx or straight to an instance, changes nothing.
@@ -16,6 +21,7 @@ import { Redis } from "ioredis";
 import { assertBuilt } from "../helpers/cli-process.js";
 import { assertFleetServers, type NginxProcess, type RedisProcess, startNginx, startRedis } from "../helpers/fleet-servers.js";
 import { Cleanup, connectV2 } from "../helpers/http-host.js";
+import { rpc, type RpcAnswer } from "../tasks/tasks-kit.js";
 import {
   type Answer,
   callModern,
@@ -26,9 +32,12 @@ import {
   type Instance,
   legacySubscriber,
   listenModern,
+  listenTasks,
   RATE,
   type Sender,
   startInstance,
+  TASK_LEASE_MS,
+  TASK_POLL_MS,
   textOf,
   tokenFor,
 } from "./fleet-kit.js";
@@ -73,6 +82,22 @@ async function timedUpdate(on: Instance, arrived: () => Promise<unknown>): Promi
 }
 
 const isUpdate = (m: { method?: string; params?: { uri?: string } }) => m.method === "notifications/resources/updated" && m.params?.uri === NOTE;
+
+/** The task a `tools/call` of `job` was answered with: its id and the instance running it (its status names it). */
+function taskOf(answer: RpcAnswer): { taskId: string; runsOn: string } {
+  assert.equal(answer.result?.resultType, "task", `answered with a task: ${JSON.stringify(answer)}`);
+  return { taskId: answer.result.taskId as string, runsOn: /on (mcp-[a-z])$/.exec(answer.result.statusMessage as string)![1]! };
+}
+
+/** One `tasks/get`, which must answer. */
+async function taskOn(url: URL, token: string, taskId: string): Promise<any> {
+  const answer = await rpc(url, "tasks/get", { taskId }, { token });
+  assert.equal(answer.error, undefined, `tasks/get on ${url.host}: ${JSON.stringify(answer)}`);
+  return answer.result;
+}
+
+/** The client's wait between two polls: the interval the task suggests (what a client following the spec does). */
+const nextPoll = () => new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS));
 
 describe("a fleet of three instances behind nginx, sharing Redis", { timeout: 120_000 }, () => {
   before(async () => {
@@ -199,6 +224,105 @@ describe("a fleet of three instances behind nginx, sharing Redis", { timeout: 12
     }
     assert.equal(new Set(placed).size, 3, `initialize round-robins: ${placed.join(", ")}`);
     t.diagnostic(`2025 sessions: 6 opened through nginx (on ${placed.join(", ")}), 4 calls each (24 in all), every one answered by the session's own instance`);
+  });
+
+  it("polls a task made through nginx to completion on every instance in turn", async (t: TestContext) => {
+    const token = await tokenFor("task-poller");
+    const started = performance.now();
+    const { taskId, runsOn } = taskOf(await rpc(new URL("/mcp", nginx.url), "tools/call", { name: "job", arguments: { label: "rr", ms: 1_500 } }, { token }));
+    const seen: string[] = [];
+    const completedOn = new Set<string>();
+    for (let poll = 0; completedOn.size < IDS.length; poll++) {
+      assert.ok(poll < 200, `the task completed within 200 polls: ${seen.join(" ")}`);
+      const on = IDS[poll % IDS.length]!;
+      const task = await taskOn(instances[on].url, token, taskId);
+      seen.push(`${on}:${task.status}`);
+      if (task.status === "completed") {
+        assert.equal(task.result.content[0].text, `rr done on ${runsOn}`, `${on} shows the result of the run on ${runsOn}`);
+        completedOn.add(on);
+        continue;
+      }
+      assert.equal(task.status, "working", `${on} sees it working until it completes`);
+      assert.equal(task.statusMessage, `rr working on ${runsOn}`);
+      await nextPoll();
+    }
+    const elsewhere = seen.filter((s) => !s.startsWith(runsOn)).length;
+    t.diagnostic(
+      `tasks, round robin: a 1.5 s task made through nginx ran on ${runsOn}; ${seen.length} polls (every ${TASK_POLL_MS} ms, ${elsewhere} on other instances) saw it working then completed on all three; ${(performance.now() - started).toFixed(0)} ms from the call to the last poll`,
+    );
+  });
+
+  it("cancels from C a task made on A and polled on B: the handler on A sees its signal", async (t: TestContext) => {
+    const token = await tokenFor("task-canceller");
+    const [a, b, c] = [instances["mcp-a"], instances["mcp-b"], instances["mcp-c"]];
+    const { taskId, runsOn } = taskOf(await rpc(a.url, "tools/call", { name: "job", arguments: { label: "cancel-me" } }, { token }));
+    assert.equal(runsOn, "mcp-a");
+    assert.equal((await taskOn(b.url, token, taskId)).statusMessage, "cancel-me working on mcp-a", "B reads the task A runs");
+    const started = performance.now();
+    const cancelled = await rpc(c.url, "tasks/cancel", { taskId }, { token });
+    assert.equal(cancelled.error, undefined, JSON.stringify(cancelled));
+    await a.cli.stderrMatches(/job cancel-me on mcp-a saw its signal/);
+    const signalled = performance.now() - started;
+    let polls = 0;
+    await until("B sees the task cancelled", async () => (polls++, (await taskOn(b.url, token, taskId)).status === "cancelled"));
+    t.diagnostic(
+      `tasks, cancel: made on mcp-a, polled on mcp-b, cancelled from mcp-c; the handler on mcp-a saw its signal ${signalled.toFixed(1)} ms after the cancel; mcp-b showed it cancelled at poll ${polls}`,
+    );
+  });
+
+  it("fails, within its lease, the task of an instance SIGKILLed mid-task, on whichever instance is polled next", async (t: TestContext) => {
+    const token = await tokenFor("task-orphan");
+    const mcp = new URL("/mcp", nginx.url);
+    // A fourth instance of the fleet, outside nginx's pool, so the faults below still find all three.
+    const doomed = await startInstance(cleanup, fleetConfig(cleanup), "mcp-d", redis.url);
+    if (process.env.FLEET_SHARING_OFF !== "redis") await until("mcp-d reaches Redis", async () => (await healthOf(doomed)).scaleOut?.redis === "up");
+    const { taskId, runsOn } = taskOf(await rpc(doomed.url, "tools/call", { name: "job", arguments: { label: "orphan" } }, { token }));
+    assert.equal(runsOn, "mcp-d");
+    assert.equal((await taskOn(mcp, token, taskId)).status, "working", "the fleet reads mcp-d's task");
+    await doomed.cli.stop("SIGKILL");
+    const killed = performance.now();
+    const statuses: string[] = [];
+    let failed: any;
+    for (let poll = 0; failed === undefined; poll++) {
+      assert.ok(poll < 200, `the task failed within 200 polls: ${statuses.join(" ")}`);
+      const task = await taskOn(mcp, token, taskId);
+      statuses.push(task.status);
+      if (task.status === "failed") failed = task;
+      else {
+        assert.equal(task.status, "working", "until its lease runs out the task is working, never anything else");
+        await nextPoll();
+      }
+    }
+    const failedAfter = performance.now() - killed;
+    assert.deepEqual(failed.error, { code: -32603, message: "The instance running this task (mcp-d) stopped before it finished." });
+    await Promise.any(IDS.map((id) => instances[id].cli.stderrMatches(/TASK_LEASE_EXPIRED/)));
+    for (const id of IDS) assert.equal((await taskOn(instances[id].url, token, taskId)).status, "failed", `${id} shows it failed`);
+    t.diagnostic(
+      `tasks, killed instance: mcp-d SIGKILLed mid-task; through nginx the task read working ${statuses.length - 1} times, then failed ${failedAfter.toFixed(0)} ms after the kill (lease ${TASK_LEASE_MS} ms, renewed every ${TASK_LEASE_MS / 3} ms)`,
+    );
+  });
+
+  it("tells a listen stream on A about a change of a task running on B, answered from C", async (t: TestContext) => {
+    const token = await tokenFor("task-listener");
+    const [a, b, c] = [instances["mcp-a"], instances["mcp-b"], instances["mcp-c"]];
+    const { taskId } = taskOf(await rpc(b.url, "tools/call", { name: "job", arguments: { label: "notify", ask: true } }, { token }));
+    const stream = await listenTasks(a.url, token, [taskId]);
+    cleanup.add(() => stream.close());
+    await stream.events.next((m) => m.method === "notifications/tasks" && m.params?.taskId === taskId);
+    await until("A follows the task changes", async () => (await followers("mcp-host:tasks:changed")) >= 1);
+    const asking = await taskOn(c.url, token, taskId);
+    assert.equal(asking.status, "input_required", JSON.stringify(asking));
+    const started = performance.now();
+    const completed = stream.events.next((m) => m.method === "notifications/tasks" && m.params?.status === "completed");
+    const answered = await rpc(c.url, "tasks/update", { taskId, inputResponses: { go: { action: "accept", content: { go: true } } } }, { token });
+    assert.equal(answered.error, undefined, JSON.stringify(answered));
+    const notification = await completed;
+    const latency = performance.now() - started;
+    assert.equal(notification.params.result.content[0].text, "notify answered true on mcp-b", "the answer sent to C ran on B, and A heard it");
+    stream.close();
+    t.diagnostic(
+      `tasks, notifications: a task running on mcp-b, answered through mcp-c; A's listen stream got notifications/tasks completed ${latency.toFixed(1)} ms after the answer was sent`,
+    );
   });
 
   it("loses no modern request and only the killed instance's sessions when one instance is SIGKILLed", async (t: TestContext) => {

@@ -166,6 +166,14 @@ describe("attacks on MCP tasks", { timeout: 90_000 }, () => {
     assert.equal((await host.tasks.get(running.taskId, "o")).status, "completed");
     clock.advance(5_000);
     await assert.rejects(host.tasks.get(running.taskId, "o"), /Task not found/);
+    // A task still running when its TTL runs out is failed, and its handler's signal aborts.
+    const stuck = await host.tasks.open({ owner: "o", tool: "t", toolset: "s", extension: "e", nextRound: async () => ({ kind: "cancelled" }) });
+    clock.advance(60_000);
+    // The beat that fails it runs on the manual clock; its writes settle within the turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(stuck.controller.signal.aborted, true, "the handler of a task past its TTL is stopped");
+    assert.equal(stuck.task.status, "failed");
+    assert.equal(host.tasks.size, 0, "nothing is held for it");
     for (const taskTtlMs of [0, -1, 1.5, 1e12, "60000"]) {
       const bad = buildHost([{ name: "bad", tools: [{ name: "t", taskSupport: "optional", taskTtlMs, handler: () => text("") } as never] }], { name: "x" });
       const status = bad.extensionStatuses().find((e) => e.name === "bad");

@@ -59,12 +59,15 @@ describe("tasks as operators see them", { timeout: 60_000 }, () => {
 
     await served.waitFor((line) => line.component === "audit" && String(line.msg).startsWith(`task ${running.slice(0, 8)} of build_report ended completed`));
     const audit = served.lines.filter((line) => line.component === "audit" && String(line.msg).startsWith("task "));
-    assert.deepEqual(audit.map((line) => `${String(line.msg).replace(/ after \d+ ms/, "")} ${line.caller}`).sort(), [
-      `task ${finished.slice(0, 8)} of build_report ended cancelled anonymous`,
-      `task ${finished.slice(0, 8)} of build_report started anonymous`,
-      `task ${running.slice(0, 8)} of build_report ended completed anonymous`,
-      `task ${running.slice(0, 8)} of build_report started anonymous`,
-    ]);
+    assert.deepEqual(
+      audit.map((line) => `${String(line.msg).replace(/ after \d+ ms/, "")} ${line.caller}`).sort(),
+      [
+        `task ${finished.slice(0, 8)} of build_report ended cancelled anonymous`,
+        `task ${finished.slice(0, 8)} of build_report started anonymous`,
+        `task ${running.slice(0, 8)} of build_report ended completed anonymous`,
+        `task ${running.slice(0, 8)} of build_report started anonymous`,
+      ].sort(),
+    );
     const logged = JSON.stringify(audit);
     assert.equal(logged.includes(SECRET_ARGUMENT) || logged.includes(SECRET_RESULT), false, "no arguments or results in the task lines");
   });

@@ -7,8 +7,9 @@
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { acceptedContent, inputRequired, type McpExtension } from "../../src/index.js";
-import { Cleanup, deferred, serveHost } from "../helpers/http-host.js";
+import { Cleanup, deferred, LEGACY_POST_HEADERS, legacyBody, raw, serveHost } from "../helpers/http-host.js";
 import { metaOf, rpc, startTask, TASKS, untilStatus } from "./tasks-kit.js";
+const SKILLS = "io.modelcontextprotocol/skills";
 
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
@@ -123,7 +124,8 @@ describe("MCP tasks over HTTP", { timeout: 60_000 }, () => {
     const taskOnly = await rpc(url, "tools/call", { name: "only_as_task", arguments: {} }, { tasks: false });
     assert.equal(taskOnly.error?.code, -32021, JSON.stringify(taskOnly));
     const discovered = await rpc(url, "server/discover", {});
-    assert.deepEqual(discovered.result.capabilities.extensions, { [TASKS]: {} }, "the server advertises the extension");
+    // Beside the skills extension, which every selection declares (docs/skills.md).
+    assert.deepEqual(discovered.result.capabilities.extensions, { [TASKS]: {}, [SKILLS]: { directoryRead: true } }, "the server advertises the extension");
   });
 
   it("parks a task on its questions, takes answers in parts, and keeps keys unique across rounds", async () => {
@@ -156,6 +158,34 @@ describe("MCP tasks over HTTP", { timeout: 60_000 }, () => {
     assert.equal(cancelled.taskId, taskId);
     assert.equal((await rpc(url, "tasks/cancel", { taskId })).result.resultType, "complete", "cancel is idempotent");
     assert.equal((await rpc(url, "tasks/get", { taskId: "nosuch" })).error?.code, -32602);
+  });
+
+  it("gives a 2025-era session that declared the extension at initialize tasks too", async () => {
+    const gates = gate();
+    const { url } = await serveHost(cleanup, [jobs(gates, [])]);
+    const init = await raw({
+      url,
+      method: "POST",
+      headers: LEGACY_POST_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: { extensions: { [TASKS]: {} } }, clientInfo: { name: "legacy", version: "1" } },
+      }),
+    });
+    assert.deepEqual(init.json.result.capabilities.extensions, { [TASKS]: {}, [SKILLS]: { directoryRead: true } });
+    const headers = { ...LEGACY_POST_HEADERS, "mcp-session-id": String(init.headers["mcp-session-id"]), "mcp-protocol-version": "2025-11-25" };
+    const call = await raw({ url, method: "POST", headers, body: legacyBody("tools/call", { name: "export", arguments: {} }, 2) });
+    assert.equal(call.json.result.resultType, "task", JSON.stringify(call.json));
+    gates.release();
+    for (;;) {
+      const got = await raw({ url, method: "POST", headers, body: legacyBody("tasks/get", { taskId: call.json.result.taskId }, 3) });
+      if (got.json.result.status === "completed") {
+        assert.equal(got.json.result.result.content[0].text, "exported (as task 36 chars)");
+        break;
+      }
+    }
   });
 
   it("sends notifications/tasks on a listen stream for the caller's own tasks, the current state first", async () => {

@@ -1,11 +1,13 @@
 /**
  * @mcp-host/plugin-conformance: the fixtures the official MCP conformance suite expects of the server it tests
- * (`test_*` tools and prompts, `test://` resources), as an ordinary extension, so the suite tests the host end
- * to end — routing, both protocol eras, MRTR and its legacy shim, logging, progress, completion, subscriptions.
+ * (`test_*` tools and prompts, `test://` resources, two Agent Skills), as an ordinary extension, so the suite tests
+ * the host end to end — routing, both protocol eras, MRTR and its legacy shim, logging, progress, completion,
+ * subscriptions, skills, header parameters.
  * Its toolset is off by default: serve it with `?only=conformance` (see docs/conformance.md).
  */
 import { defineTool, type ExtensionContext, type McpExtension } from "mcp-host";
 import { contentTools } from "./content-tools.js";
+import { headerTools } from "./header-tools.js";
 import { inputRequiredPrompts } from "./input-required-prompts.js";
 import { inputRequiredTools } from "./input-required-tools.js";
 import { interactiveTools } from "./interactive-tools.js";
@@ -48,10 +50,12 @@ export function createConformanceExtension(): McpExtension {
         default: false,
       },
     ],
-    tools: [...contentTools, ...interactiveTools, ...inputRequiredTools, ...taskTools(() => context), updateWatched],
+    tools: [...contentTools, ...headerTools, ...interactiveTools, ...inputRequiredTools, ...taskTools(() => context), updateWatched],
     resources: staticResources(watched),
     resourceTemplates: [dataTemplate],
     prompts: [...prompts, ...inputRequiredPrompts],
+    // Every folder of skills/ (conformance-basics, header-params): scenarios sep-2640-skills-enumeration, -manifest, -directory.
+    skills: [{ path: new URL("../skills/*", import.meta.url) }],
     setup: (ctx) => {
       context = ctx;
     },

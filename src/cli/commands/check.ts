@@ -45,7 +45,7 @@ export async function checkCommand(settings: CliSettings, env: Env, out: (line: 
   try {
     const extensions = host.extensionStatuses();
     const unavailable = host.unavailable();
-    const problems = (gateway?.problems() ?? []).map((p) => ({ code: p.code, message: p.message }));
+    const problems = [...(gateway?.problems() ?? []), ...host.skillProblems()].map((p) => ({ code: p.code, message: p.message }));
     const redis = await redisProblem(config);
     if (redis !== undefined) {
       problems.push({

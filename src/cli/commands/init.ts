@@ -11,7 +11,7 @@ import { toolsetNameProblem } from "../../extension/toolset-name.js";
 import type { CliSettings } from "../args.js";
 import { mcpHostVersion } from "../version.js";
 import { mcpHostDependency, runningPackageDir } from "../scaffold/mcp-host-dependency.js";
-import { extensionSource, GITIGNORE, packageJson, readme, type ScaffoldNames, TSCONFIG, testSource } from "../scaffold/templates.js";
+import { extensionSource, GITIGNORE, packageJson, readme, type ScaffoldNames, SKILL, skillSource, TSCONFIG, testSource } from "../scaffold/templates.js";
 
 /** A package and extension name made from a folder's name. */
 export function namesFor(folder: string): ScaffoldNames {
@@ -38,11 +38,13 @@ export async function initCommand(settings: CliSettings, out: (line: string) => 
   const dependency = mcpHostDependency(runningPackageDir(), mcpHostVersion());
   const names = { ...namesFor(dir), mcpHostDev: dependency.spec };
   mkdirSync(join(dir, "src"), { recursive: true });
+  mkdirSync(join(dir, "skills", SKILL), { recursive: true });
   const files: Array<[string, string]> = [
     ["package.json", packageJson(names)],
     ["tsconfig.json", TSCONFIG],
     ["src/index.ts", extensionSource(names)],
     ["src/index.test.ts", testSource(names)],
+    [`skills/${SKILL}/SKILL.md`, skillSource(names)],
     ["README.md", readme(names)],
     [".gitignore", GITIGNORE],
   ];

@@ -1,6 +1,7 @@
 /**
  * The files `mcp-host init` writes: a stand-alone extension package that builds with its own TypeScript, tests
- * itself through a real MCP client in-process, and declares itself to hosts with `mcpExtensions`. Plain strings,
+ * itself through a real MCP client in-process, ships an Agent Skill beside its tool, and declares itself to hosts
+ * with `mcpExtensions`. Plain strings,
  * so what a new author gets is readable here in one place.
  */
 
@@ -28,7 +29,7 @@ export function packageJson(n: ScaffoldNames): string {
     main: "./dist/index.js",
     exports: { ".": "./dist/index.js", "./package.json": "./package.json" },
     mcpExtensions: "./dist/index.js",
-    files: ["dist", "!dist/**/*.test.*"],
+    files: ["dist", "skills", "!dist/**/*.test.*"],
     scripts: {
       build: "tsc -p tsconfig.json",
       test: "tsc -p tsconfig.json && node --test dist/",
@@ -83,7 +84,25 @@ export default defineExtension({
       handler: ({ name }) => textResult(\`Hello, \${name}!\`),
     }),
   ],
+  // Agent Skills served with the toolset (mcp-host's docs/skills.md): the folder beside src/ and dist/.
+  skills: [{ path: new URL("../skills/${SKILL}", import.meta.url) }],
 });
+`;
+}
+
+/** The scaffold's skill: its folder's name is its name. */
+export const SKILL = "greeting";
+
+export function skillSource(n: ScaffoldNames): string {
+  return `---
+name: ${SKILL}
+description: Greet people in the ${n.name} toolset - ask for a name when none was given, then call greet.
+allowed-tools: greet
+---
+# Greeting
+
+1. If you do not know the person's name, ask for it.
+2. Call \`greet\` with the name, once.
 `;
 }
 
@@ -94,7 +113,7 @@ import { test } from "node:test";
 import { buildHost, connectInProcess } from "mcp-host/testing";
 import extension from "./index.js";
 
-test("greet answers through a real MCP client", async () => {
+test("greet answers through a real MCP client, and its skill is served", async () => {
   const host = buildHost([extension], { name: "test" });
   await host.start();
   const { client, close } = await connectInProcess(host, "only=${n.name}");
@@ -105,6 +124,8 @@ test("greet answers through a real MCP client", async () => {
     assert.deepEqual(result.content, [{ type: "text", text: "Hello, Ada!" }]);
     const invalid = await client.callTool({ name: "greet", arguments: { name: "" } });
     assert.equal(invalid.isError, true);
+    const skill = await client.readResource({ uri: "skill://${SKILL}/SKILL.md" });
+    assert.match((skill.contents[0] as { text: string }).text, /^---\\nname: ${SKILL}\\n/);
   } finally {
     await close();
     await host.stop();

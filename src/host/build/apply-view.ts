@@ -1,6 +1,6 @@
 /**
  * What a build's view does to its contents (docs/design.md §6, §7): a picked tool comes alone from its toolset (its
- * resources, prompts and instructions stay with the toolset), and `readonly` keeps only the tools annotated
+ * resources, prompts, skills and instructions stay with the toolset), and `readonly` keeps only the tools annotated
  * `readOnlyHint: true` — after tool extensions and `onServer` have had their say, because an annotation is what the
  * client is told. A tool without the annotation is left out: read-only fails closed.
  */
@@ -21,6 +21,7 @@ export function viewContents(contents: BuildContents, active: ReadonlySet<string
     resources: contents.resources.filter((r) => active.has(r.toolset)),
     resourceTemplates: contents.resourceTemplates.filter((r) => active.has(r.toolset)),
     prompts: contents.prompts.filter((p) => active.has(p.toolset)),
+    skills: contents.skills.filter((s) => active.has(s.toolset)),
     participants: contents.participants,
   };
 }

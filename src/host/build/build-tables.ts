@@ -13,6 +13,8 @@ import { assignNames, qualifiedName } from "../../names.js";
 import { compileSchema, type CompiledSchema } from "./compile-schema.js";
 import type { DraftToolEntry, Placed } from "./draft-types.js";
 import { defined } from "../../defined.js";
+import { EMPTY_SKILLS, type SkillTable } from "../../skills/skill-table.js";
+import { paramHeadersOf, type ParamHeader } from "../protocol/param-headers.js";
 
 /** A tool ready to call. */
 export interface CompiledTool {
@@ -39,6 +41,8 @@ export interface CompiledTool {
   isolated?: boolean;
   /** Search mode's `call_tool`: a call of it is the call of the catalogue tool its arguments name (call-tool.ts). */
   dispatches?: true;
+  /** The arguments its input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`), when it has any. */
+  paramHeaders?: readonly ParamHeader[];
 }
 
 export interface CompiledResource extends Placed<ResourceSpec> {
@@ -75,6 +79,8 @@ export interface BuildTables {
   missing: ReadonlyMap<string, MissingTool>;
   /** Search mode: the build's real tools, which `find_tools` searches and `call_tool` calls (search-tools.ts). */
   catalogue?: BuildTables;
+  /** The skills the build serves (docs/skills.md): `skills/list`, `skills/get`, directory reads, file reads. */
+  skills: SkillTable;
 }
 
 /** A tool a quarantined extension declares for an active toolset, and why it is not served. */
@@ -121,6 +127,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       ...(output === undefined ? {} : { outputSchema: output.json as Tool["outputSchema"] }),
       ...defined({ annotations: tool.annotations, _meta: tool.meta }),
     };
+    const paramHeaders = paramHeadersOf(input.json);
     return {
       name,
       rawName: tool.name,
@@ -128,6 +135,7 @@ function compileTools(tools: readonly DraftToolEntry[], logger: Logger): Compile
       extension: tool.extension,
       wire,
       input,
+      ...(paramHeaders.length > 0 ? { paramHeaders } : {}),
       ...(output ? { output } : {}),
       validateOutput: tool.spec.validateOutput !== false,
       ...defined({ timeoutMs: tool.spec.timeoutMs }),
@@ -247,5 +255,6 @@ export function compileTables(
     prompts: prompts.map((p) => p.wire),
     promptByName: aliasRoutes(prompts),
     missing,
+    skills: EMPTY_SKILLS,
   };
 }

@@ -29,6 +29,7 @@ import { modifiersOf, readOnlyTools, viewContents } from "./apply-view.js";
 import { toolsetsBehind, type BuildId } from "./build-id.js";
 import { searchTables } from "./search-tools.js";
 import { defined } from "../../defined.js";
+import { buildSkills } from "../../skills/build-skills.js";
 
 /** What a build is before its server is made: what the serving layer binds a build's handler to. */
 export interface BuildCore {
@@ -124,7 +125,8 @@ function usesJsonSchema(tool: DraftToolEntry): boolean {
 /** The toolsets a build's gathered contents put something into. */
 function servedToolsets(contents: BuildContents): string[] {
   const served = new Set<string>();
-  for (const list of [contents.tools, contents.resources, contents.resourceTemplates, contents.prompts]) for (const item of list) served.add(item.toolset);
+  for (const list of [contents.tools, contents.resources, contents.resourceTemplates, contents.prompts, contents.skills])
+    for (const item of list) served.add(item.toolset);
   return [...served];
 }
 
@@ -154,6 +156,12 @@ export async function compileBuild(input: CompileInput): Promise<CompiledBuild> 
     extra.push(toolsetsTool((active, unknown, permitted) => input.describe(active, unknown, toolNames, permitted, modifiers)));
   }
   const catalogue = compileTables(draft, logger, extra, missingTools(input.records, id.toolsets));
+  catalogue.skills = buildSkills(contents.skills, {
+    active,
+    readonly: view.readonly,
+    servedTools: new Set(draft.tools.map((tool) => `${tool.toolset}\u0000${tool.name}`)),
+    logger,
+  });
   const search = view.search ?? (input.searchAbove !== undefined && catalogue.tools.length > input.searchAbove);
   const tables = search ? searchTables(catalogue, input.toolsetText) : catalogue;
   toolNames = tables.tools.map((t) => t.name);

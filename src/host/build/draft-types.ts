@@ -4,6 +4,7 @@
  */
 import type { DraftTool, McpExtension, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolHandler, ToolSpec } from "../../extension/types.js";
 import type { ExtensionRecord } from "../extensions/extension-record.js";
+import type { PlacedSkill } from "../../skills/skill-table.js";
 
 /** A tool on a draft, with the spec it came from (for its schemas and timeout). */
 export interface DraftToolEntry extends DraftTool {
@@ -28,6 +29,8 @@ export interface BuildContents {
   resources: Placed<ResourceSpec>[];
   resourceTemplates: Placed<ResourceTemplateSpec>[];
   prompts: Placed<PromptSpec>[];
+  /** Skills of the gathered toolsets (docs/skills.md); the build keeps those of its active toolsets. */
+  skills: PlacedSkill[];
   /** Ready extensions that declared an active toolset or contributed to one, in load order. */
   participants: ExtensionRecord[];
 }

@@ -1,9 +1,9 @@
 /**
- * Gathers what one build serves from the ready extensions: the tools, resources, templates and prompts whose
+ * Gathers what one build serves from the ready extensions: the tools, resources, templates, prompts and skills whose
  * toolset is active, in load order, with tool extensions applied. Two extensions contributing the same tool name
  * to the same toolset: the first in load order wins, with a warning naming both.
  */
-import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from "../../extension/types.js";
+import type { PromptSpec, ResourceSpec, ResourceTemplateSpec, ServedSkill, ToolSpec } from "../../extension/types.js";
 import type { Logger } from "../../logger.js";
 import { forEachContribution, homeToolsetOf, type ExtensionRecord } from "../extensions/extension-record.js";
 import type { BuildContents, DraftToolEntry, IsolateTool } from "./draft-types.js";
@@ -29,12 +29,13 @@ function draftTool(spec: ToolSpec<any>, toolset: string, record: ExtensionRecord
  * const contents = gatherContents(readyRecordsInLoadOrder, new Set(["time"]), logger);
  */
 export function gatherContents(records: readonly ExtensionRecord[], active: ReadonlySet<string>, logger: Logger, isolate?: IsolateTool): BuildContents {
-  const contents: BuildContents = { tools: [], resources: [], resourceTemplates: [], prompts: [], participants: [] };
+  const contents: BuildContents = { tools: [], resources: [], resourceTemplates: [], prompts: [], skills: [], participants: [] };
   const seen = {
     tools: new Map<string, string>(),
     prompts: new Map<string, string>(),
     resources: new Map<string, string>(),
     templates: new Map<string, string>(),
+    skills: new Map<string, string>(),
   };
   const toolExtensions = new Map<string, PlacedToolExtension[]>();
   for (const record of records) {
@@ -79,6 +80,11 @@ export function gatherContents(records: readonly ExtensionRecord[], active: Read
       } else if (kind === "resourceTemplate") {
         const spec = item as ResourceTemplateSpec;
         if (firstWins("templates", toolset, spec.uriTemplate, record.name)) contents.resourceTemplates.push({ spec, toolset, extension: record.name });
+      } else if (kind === "skill") {
+        const skill = item as ServedSkill;
+        const name = skill.entry?.frontmatter?.name;
+        if (firstWins("skills", toolset, typeof name === "string" ? name : String(skill.entry?.uri), record.name))
+          contents.skills.push({ skill, toolset, extension: record.name });
       } else {
         const spec = item as PromptSpec;
         if (firstWins("prompts", toolset, spec.name, record.name)) contents.prompts.push({ spec, toolset, extension: record.name });

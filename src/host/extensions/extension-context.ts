@@ -50,7 +50,9 @@ export function extensionContext(record: ExtensionRecord, options: Readonly<Reco
   const d = () => record.dynamic;
   const offerNames = (offer: DynamicOffer) => [
     ...(offer.toolsets ?? []).map((t) => t.name),
-    ...[...(offer.tools ?? []), ...(offer.resources ?? []), ...(offer.resourceTemplates ?? []), ...(offer.prompts ?? [])].map((c) => c.toolset),
+    ...[...(offer.tools ?? []), ...(offer.resources ?? []), ...(offer.resourceTemplates ?? []), ...(offer.prompts ?? []), ...(offer.skills ?? [])].map(
+      (c) => c.toolset,
+    ),
   ];
   return {
     name: record.name,

@@ -5,7 +5,7 @@
  */
 import type { McpHostError } from "../../errors.js";
 import type { UnavailableDescription } from "../describe.js";
-import type { DynamicOffer, McpExtension, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec, ToolsetSpec } from "../../extension/types.js";
+import type { DynamicOffer, McpExtension, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServedSkill, ToolSpec, ToolsetSpec } from "../../extension/types.js";
 
 /**
  * An extension that never became one: its module failed to load, or what it exported failed the shape check.
@@ -42,6 +42,7 @@ export interface DynamicContributions {
   resources: Map<string, ResourceSpec>;
   resourceTemplates: Map<string, ResourceTemplateSpec>;
   prompts: Map<string, PromptSpec>;
+  skills: Map<string, ServedSkill>;
 }
 
 export interface ExtensionRecord {
@@ -52,6 +53,10 @@ export interface ExtensionRecord {
   status: ExtensionStatus;
   error?: McpHostError;
   dynamic: DynamicContributions;
+  /** The skills its package ships (`skills`), read when the host starts, adds or replaces it (docs/skills.md). */
+  skills: ServedSkill[];
+  /** Why each of its skills that could not be read was left out (`SKILL_INVALID`). */
+  skillProblems: McpHostError[];
   /** What the extension reports as unavailable through `ctx.reportUnavailable` (its upstream servers that are down). */
   unavailable: UnavailableDescription[];
   /** Aborted at stop; given to setup as `ctx.signal`. */
@@ -61,7 +66,7 @@ export interface ExtensionRecord {
 }
 
 export function emptyDynamic(): DynamicContributions {
-  return { toolsets: new Map(), tools: new Map(), resources: new Map(), resourceTemplates: new Map(), prompts: new Map() };
+  return { toolsets: new Map(), tools: new Map(), resources: new Map(), resourceTemplates: new Map(), prompts: new Map(), skills: new Map() };
 }
 
 /** Replaces a record's dynamic contributions with `offer` (used by `replaceOffer`). */
@@ -72,6 +77,7 @@ export function dynamicFromOffer(offer: DynamicOffer): DynamicContributions {
   for (const r of offer.resources ?? []) dynamic.resources.set(contributionKey(r, r.uri), r);
   for (const r of offer.resourceTemplates ?? []) dynamic.resourceTemplates.set(contributionKey(r, r.uriTemplate), r);
   for (const p of offer.prompts ?? []) dynamic.prompts.set(contributionKey(p, p.name), p);
+  for (const s of offer.skills ?? []) dynamic.skills.set(contributionKey(s, s.entry.uri), s);
   return dynamic;
 }
 
@@ -88,7 +94,10 @@ export function homeToolsetOf(record: ExtensionRecord): string {
   return declaredToolsetsOf(record)[0]?.name ?? record.name;
 }
 
-/** Everything the extension offers now, static and dynamic (dynamic wins over a static entry of the same key). */
+/**
+ * Everything the extension offers now, static and dynamic (dynamic wins over a static entry of the same key); its
+ * skills are those read from its package, then those it serves itself.
+ */
 export function currentOffer(record: ExtensionRecord): Required<DynamicOffer> {
   const merge = <T extends { toolset?: string }>(items: readonly T[] | undefined, dyn: Map<string, T>, id: (t: T) => string): T[] => {
     const key = (t: T) => contributionKey(t, id(t));
@@ -104,15 +113,16 @@ export function currentOffer(record: ExtensionRecord): Required<DynamicOffer> {
     resources: merge(ext.resources, record.dynamic.resources, (r) => r.uri),
     resourceTemplates: merge(ext.resourceTemplates, record.dynamic.resourceTemplates, (r) => r.uriTemplate),
     prompts: merge(ext.prompts, record.dynamic.prompts, (p) => p.name),
+    skills: merge(record.skills, record.dynamic.skills, (skill) => skill.entry.uri),
   };
 }
 
 /** The kinds of contribution an extension makes into a toolset. */
-export type ContributionKind = "toolset" | "tool" | "resource" | "resourceTemplate" | "prompt";
+export type ContributionKind = "toolset" | "tool" | "resource" | "resourceTemplate" | "prompt" | "skill";
 
 /**
  * Visits everything a record offers now, with the toolset each item goes into: its declared toolsets first, then
- * its tools, resources, templates and prompts (a contribution without `toolset` goes into the home toolset).
+ * its tools, resources, templates, prompts and skills (a contribution without `toolset` goes into the home toolset).
  * The one walk over an extension's contributions; the catalog, change diffs and invalidation all use it.
  * @example
  * forEachContribution(record, (toolset, item, kind) => console.log(kind, toolset));
@@ -126,6 +136,7 @@ export function forEachContribution(record: ExtensionRecord, visit: (toolset: st
     ["resource", offer.resources],
     ["resourceTemplate", offer.resourceTemplates],
     ["prompt", offer.prompts],
+    ["skill", offer.skills],
   ];
   for (const [kind, list] of lists) for (const item of list) visit(item.toolset ?? home, item, kind);
 }

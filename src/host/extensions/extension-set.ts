@@ -56,6 +56,8 @@ export class ExtensionSet {
       source,
       status: extension.activation === "onToolset" ? "dormant" : "pending",
       dynamic: emptyDynamic(),
+      skills: [],
+      skillProblems: [],
       unavailable: [],
       lifetime: new AbortController(),
     };
@@ -86,6 +88,25 @@ export class ExtensionSet {
     for (let n = 2; taken.has(name); n += 1) name = `${failure.name} (${n})`;
     this.failed.push({ ...failure, name });
     this.failed.sort(byName);
+  }
+
+  /**
+   * Reads the skills the extension's package ships (docs/skills.md), once: each bad one is left out and logged
+   * (`SKILL_INVALID`, naming the extension and the file); the extension and its other skills serve.
+   */
+  async loadSkills(record: ExtensionRecord): Promise<void> {
+    if (record.extension.skills === undefined || record.extension.skills.length === 0) return;
+    // Imported when an extension ships skills: a host without any loads none of the reading code.
+    const { loadExtensionSkills } = await import("../../skills/extension-skills.js");
+    const { skills, problems } = await loadExtensionSkills(record.extension);
+    record.skills = skills;
+    record.skillProblems = problems;
+    for (const problem of problems) this.hooks.logger.error(problem.message, { code: problem.code, extension: record.name });
+  }
+
+  /** Reads every registered extension's skills (at start). */
+  async loadAllSkills(): Promise<void> {
+    await Promise.all(this.list.map((record) => this.loadSkills(record)));
   }
 
   /** Sets up one extension; a failure quarantines it (logged once, with its code). */
@@ -149,6 +170,11 @@ export class ExtensionSet {
     }));
     const failed = this.failed.map((f) => ({ name: f.name, status: "failed" as const, source: f.source, error: f.error.message, code: f.error.code }));
     return [...registered, ...failed].sort(byName);
+  }
+
+  /** Why skills were left out when they were read (`SKILL_INVALID`), every extension's, in load order. */
+  skillProblems(): McpHostError[] {
+    return this.list.flatMap((r) => r.skillProblems);
   }
 
   /** What the ready extensions report as unavailable (the gateway's upstream servers that are down); `from` picks reporters. */

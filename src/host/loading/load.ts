@@ -4,6 +4,7 @@
  * logged and returned with its package and path, and costs only that entry; registering is the host's step.
  */
 import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compareNames } from "../../compare.js";
 import { McpHostError, isMcpHostError, messageOf } from "../../errors.js";
@@ -115,8 +116,22 @@ function isolationWithModule(isolation: unknown, entry: string): Record<string, 
 }
 
 /**
- * Gives a nameless extension its default name, a missing version the package's, and isolation without a module
- * the entry's, without touching the export.
+ * Skill paths are the package's (docs/skills.md): a relative one is resolved against the package's folder here, so
+ * the host reads the same folder wherever the package is installed. Undefined when nothing needs resolving.
+ */
+function skillsInPackage(skills: unknown, packageDir: string): unknown[] | undefined {
+  if (!Array.isArray(skills)) return undefined;
+  const relative = (item: unknown) => {
+    const path = (item as { path?: unknown } | null)?.path;
+    return typeof path === "string" && path.length > 0 && !path.startsWith("file:") && !isAbsolute(path);
+  };
+  if (!skills.some(relative)) return undefined;
+  return skills.map((item) => (relative(item) ? { ...(item as object), path: join(packageDir, (item as { path: string }).path) } : item));
+}
+
+/**
+ * Gives a nameless extension its default name, a missing version the package's, isolation without a module the
+ * entry's, and relative skill paths the package's folder, without touching the export.
  */
 function withDefaults(value: Record<string, unknown>, found: DiscoveredExtension, exported: Exported): Record<string, unknown> {
   const name = found.declaredName ?? found.packageName;
@@ -126,6 +141,8 @@ function withDefaults(value: Record<string, unknown>, found: DiscoveredExtension
   if (value.version === undefined && version !== undefined) additions.version = version;
   const isolation = exported.fromFactory ? undefined : isolationWithModule(value.isolation, found.entry);
   if (isolation !== undefined) additions.isolation = isolation;
+  const skills = skillsInPackage(value.skills, found.packageDir);
+  if (skills !== undefined) additions.skills = skills;
   if (Object.keys(additions).length === 0) return value;
   return Object.assign(Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>, value, additions);
 }

@@ -9,8 +9,10 @@ import {
   type HandlerResultTypeMap,
   type RequestMethod,
   type RequestTypeMap,
+  type Result,
   type Server,
   type ServerContext,
+  type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
 import type { BuildTables } from "../build/build-tables.js";
 import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../observer.js";
@@ -23,6 +25,9 @@ export type RegisterHandler = <M extends RequestMethod>(
   method: M,
   handler: (request: RequestTypeMap[M], ctx: ServerContext) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>,
 ) => void;
+
+/** `server.setRequestHandler` in its three-argument form: a method outside the spec (an extension's), with its params schema. */
+export type RegisterMethod = (method: string, params: StandardSchemaV1, handler: (params: never, ctx: ServerContext) => Result | Promise<Result>) => void;
 
 const INVALID_PARAMS = -32602;
 
@@ -147,6 +152,26 @@ export function observedRegistrar(server: Server, observer: HostObserver | undef
         observer,
         () => describeRequest(method, (request as { params?: Params }).params, ctx, info, tables()),
         async () => handler(request, ctx),
+      ),
+    );
+}
+
+/**
+ * The same for methods outside the spec (the skills extension's): registered with their params schema, observed alike.
+ * @example
+ * const method = observedMethods(server, core.observer, info, () => core.tables);
+ * method("skills/list", ListSkillsRequestParamsSchema, (params) => ({ skills: [] }));
+ */
+export function observedMethods(server: Server, observer: HostObserver | undefined, info: ServeRequestInfo, tables: () => BuildTables): RegisterMethod {
+  const register = (method: string, params: StandardSchemaV1, handler: (params: never, ctx: ServerContext) => Result | Promise<Result>) =>
+    server.setRequestHandler(method, { params }, handler as (params: unknown, ctx: ServerContext) => Result | Promise<Result>);
+  if (observer?.request === undefined) return register;
+  return (method, params, handler) =>
+    register(method, params, (parsed, ctx) =>
+      observed(
+        observer,
+        () => describeRequest(method, parsed as Params, ctx, info, tables()),
+        async () => handler(parsed, ctx),
       ),
     );
 }

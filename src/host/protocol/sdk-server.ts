@@ -23,7 +23,8 @@ import type { BuildTables } from "../build/build-tables.js";
 import type { ToolActivity } from "../monitor/tool-activity.js";
 import type { HostObserver } from "../observer.js";
 import { callTool } from "./call-tool.js";
-import { observedRegistrar } from "./observed-handlers.js";
+import { observedMethods, observedRegistrar } from "./observed-handlers.js";
+import { readSkillFile, registerSkillMethods, SKILLS_CAPABILITY } from "../../skills/skill-methods.js";
 import { clientCapabilitiesOf, requestContext, type ServeRequestInfo } from "./request-context.js";
 import type { TaskBoard } from "../../tasks/task-board.js";
 import { declaresTasks, TASKS_CAPABILITY } from "../../tasks/tasks-extension.js";
@@ -55,13 +56,18 @@ export interface ProtocolCore {
   tasks?: TaskBoard;
 }
 
+/**
+ * What every per-request server declares. The skills extension is among them whatever the selection serves (docs/
+ * skills.md): a selection with no skill lists none, and a client that discovered the capability once keeps working
+ * when skills come or go (a `mcp-host dev` reload, an upstream that comes up) — told by resources/list_changed.
+ */
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   prompts: { listChanged: true },
   logging: {},
   completions: {},
-  extensions: { ...TASKS_CAPABILITY },
+  extensions: { ...TASKS_CAPABILITY, ...SKILLS_CAPABILITY },
 } as const;
 
 const MAX_COMPLETIONS = 100;
@@ -111,7 +117,7 @@ function contextFor(
 }
 
 async function listResources(core: ProtocolCore, server: Server, info: ServeRequestInfo, sdk: ServerContext): Promise<Resource[]> {
-  const listed: Resource[] = [...core.tables.resources];
+  const listed: Resource[] = [...core.tables.resources, ...core.tables.skills.resources];
   for (const template of core.tables.templateList) {
     if (typeof template.spec.list !== "function") continue;
     try {
@@ -138,6 +144,8 @@ async function readResource(
 ): Promise<ReadResourceResult | InputRequiredResult> {
   // A retry's state must be this caller's, for this very URI (a template's state does not open another of its URIs).
   const site = { sdk, info, target: uri };
+  const skillFile = await readSkillFile(core.tables.skills, uri, (owner) => contextFor(core, server, info, sdk, owner), core.logger);
+  if (skillFile !== undefined) return skillFile;
   const direct = core.tables.resourceByUri.get(uri);
   if (direct) {
     const state = await openIncoming(core.requestState, site);
@@ -252,6 +260,10 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
   on("prompts/list", () => ({ prompts: core.tables.prompts }));
   on("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
   on("completion/complete", (request) => complete(core, request.params));
+  registerSkillMethods(
+    observedMethods(server, core.observer, info, () => core.tables),
+    { table: () => core.tables.skills, era: info.era },
+  );
   if (core.tasks !== undefined)
     registerTaskMethods(server, core.tasks, {
       declares: (sdk) => declaresTasks(clientCapabilitiesOf(sdk, server, info)),

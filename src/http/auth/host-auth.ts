@@ -30,6 +30,8 @@ export interface HostAuth {
   readonly require: RequestHandler;
   /** The RFC 9728 route; absent when no authorization server is configured. */
   readonly metadata: Router | undefined;
+  /** The public base URL (`publicBaseUrl`, else what `resource` implies), when one is configured. */
+  readonly publicBase: URL | undefined;
   /** The caller of a request with a valid token, else undefined; never answers, never logs the token. */
   callerIfAny(req: AuthRequest): Promise<VerifiedCaller | undefined>;
   /** Answers 403 `insufficient_scope`: `missing` is what the token lacks, `needed` every scope the request needs. */
@@ -101,6 +103,7 @@ export function createHostAuth(options: HostAuthOptions, context: { path: string
     gate,
     require,
     metadata,
+    publicBase: base,
     callerIfAny: async (req) => {
       try {
         return await verifier.verify(bearerTokenOf(req));

@@ -12,7 +12,7 @@ import type { EdgeStep } from "../observe/access-observer.js";
 import { hostAllowed } from "./dns-rebinding.js";
 import { sendJsonRpcError } from "./jsonrpc-response.js";
 import { factsOf } from "./request-facts.js";
-import { selectionOf } from "./request-selection.js";
+import { selectionReader } from "./request-selection.js";
 import { saneTarget } from "./request-target.js";
 
 /** The methods the MCP endpoint speaks (OPTIONS for a browser's preflight). */
@@ -42,6 +42,7 @@ export function createEdge(parts: EdgeParts): (req: IncomingMessage, res: Server
   const { options, observe } = parts;
   const mcpPath = routed(options.path ?? "/mcp");
   const hostRefusal = options.dnsRebindingProtection === false ? undefined : hostAllowed(options.allowedHosts);
+  const selectionOf = selectionReader(options.selection);
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (!saneTarget(req, res)) return;
     const refused = hostRefusal?.(req);
@@ -61,7 +62,7 @@ export function createEdge(parts: EdgeParts): (req: IncomingMessage, res: Server
       return;
     }
     const facts = factsOf(req);
-    const { selection, named } = selectionOf(req, options.selection);
+    const { selection, named } = selectionOf(req);
     facts.selection = selection;
     facts.named = named;
     parts.mcp(req, res);

@@ -25,8 +25,6 @@ export function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 export class RequestFacts {
-  /** The request's id: a well-formed `X-Request-Id` it came with (a proxy's), else a new one. */
-  readonly id: string;
   /** When the edge first saw it (performance.now()). */
   readonly startedAt = performance.now();
   /** The selection as the URL (else `X-MCP-Toolsets`, else the default) names it: read once, by the edge. */
@@ -61,12 +59,23 @@ export class RequestFacts {
   /** Which peers may say who the client is (`http.trustProxy`): set by the app before anything reads `client`. */
   trust: TrustProxy = TRUST_NONE;
   private clientAddress: string | undefined;
+  private requestId: string | undefined;
   private readonly req: IncomingMessage;
 
   constructor(req: IncomingMessage) {
     this.req = req;
-    const given = header(req, "x-request-id");
-    this.id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+  }
+
+  /**
+   * The request's id: a well-formed `X-Request-Id` it came with (a proxy's), else a new one — made on first use, so a
+   * deployment that logs nothing about its requests never makes one.
+   */
+  get id(): string {
+    if (this.requestId === undefined) {
+      const given = header(this.req, "x-request-id");
+      this.requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    }
+    return this.requestId;
   }
 
   /** The caller's address (client-address.ts): the socket peer, or behind a trusted proxy the client; computed once. */

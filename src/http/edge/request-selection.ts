@@ -37,13 +37,51 @@ function namesOf(selection: Selection): string[] {
  * const { selection, named } = selectionOf(req, { default: "only=core", ignoreKeys: ["scopes"] });
  */
 export function selectionOf(req: IncomingMessage, options: SelectionOptions = {}): RequestSelection {
-  const source: SelectionSource = {
+  return selectionFrom(sourceOf(req, options), options);
+}
+
+/** Selections remembered per reader: a client asks for the same few URLs over and over. */
+const MEMO_ENTRIES = 512;
+/** Longer inputs are parsed each time: the memo stays small whatever a client sends. */
+const MEMO_KEY_CHARS = 1024;
+
+/**
+ * `selectionOf` with a memo: the same query and selection headers give the same (immutable) selection object, so
+ * the host can in turn remember that selection's plan for the current revision. Bounded, least recently used first
+ * out; a request whose query and headers are long is parsed as it is and not remembered.
+ * @example
+ * const read = selectionReader({ default: "only=core" }); const { selection } = read(req);
+ */
+export function selectionReader(options: SelectionOptions = {}): (req: IncomingMessage) => RequestSelection {
+  const memo = new Map<string, RequestSelection>();
+  return (req) => {
+    const source = sourceOf(req, options);
+    const key = `${source.query}\n${source.header ?? "\u0000"}\n${source.toolsHeader ?? "\u0000"}\n${source.readonlyHeader ?? "\u0000"}`;
+    if (key.length > MEMO_KEY_CHARS) return selectionFrom(source, options);
+    const known = memo.get(key);
+    if (known !== undefined) {
+      memo.delete(key);
+      memo.set(key, known);
+      return known;
+    }
+    const read = selectionFrom(source, options);
+    if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+    memo.set(key, read);
+    return read;
+  };
+}
+
+function sourceOf(req: IncomingMessage, options: SelectionOptions): SelectionSource {
+  return {
     query: rawQuery(req),
     header: headerOf(req, "x-mcp-toolsets"),
     toolsHeader: headerOf(req, "x-mcp-tools"),
     readonlyHeader: headerOf(req, "x-mcp-readonly"),
     ...defined({ ignoreKeys: options.ignoreKeys }),
   };
+}
+
+function selectionFrom(source: SelectionSource, options: SelectionOptions): RequestSelection {
   // Without the default first: what is left is the caller's own; only when that is empty does the default apply.
   const own = selectionFromRequest(source);
   if (!isEmptySelection(own)) return { selection: own, named: namesOf(own) };

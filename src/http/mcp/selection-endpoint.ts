@@ -13,6 +13,8 @@ import type { BuildCore } from "../../host/build/compiled-build.js";
 import { toolsetsBehind, type BuildId } from "../../host/build/build-id.js";
 import { createSdkServer } from "../../host/protocol/sdk-server.js";
 import { checkSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
+import { paramHeaderMismatch } from "../../host/protocol/param-headers.js";
+import { header, looksModern } from "../edge/era-sniff.js";
 import type { HostServing } from "../../host/serving-port.js";
 import { sendInBandError, sendJsonRpcError } from "../edge/jsonrpc-response.js";
 import { carriedFacts, type RequestFacts } from "../edge/request-facts.js";
@@ -66,6 +68,24 @@ function refusedListen(body: unknown, build: BuildCore, limits: SubscriptionLimi
     sendInBandError(res, id, -32602, (error as Error).message);
     return true;
   }
+}
+
+/**
+ * Refuses a 2026-07-28 `tools/call` whose `Mcp-Param-*` headers disagree with its arguments (SEP-2243): 400 with
+ * -32020 (HeaderMismatch), as the SDK answers for the servers it checks itself (host/protocol/param-headers.ts).
+ */
+function refusedParamHeaders(req: IncomingMessage, body: unknown, build: BuildCore, res: ServerResponse): boolean {
+  const message = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+  if (message?.method !== "tools/call" || typeof message.params?.name !== "string" || !looksModern(req, body)) return false;
+  const declarations = build.protocol.tables.toolByName.get(message.params.name)?.paramHeaders;
+  if (declarations === undefined) return false;
+  const mismatch = paramHeaderMismatch(declarations, message.params.arguments, (name) => header(req, name.toLowerCase()));
+  if (mismatch === undefined) return false;
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  const error = { code: -32020, message: `Bad Request: the request headers and body disagree: ${mismatch.problem}`, data: { mismatch } };
+  res.writeHead(400, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id, error }));
+  return true;
 }
 
 /** The SDK's answer to a request it could not serve: -32603 with the request's id when it has one. */
@@ -150,6 +170,7 @@ export class SelectionEndpoint {
       return;
     }
     if (refusedListen(facts.body, build, this.context.subscriptionLimits, res)) return;
+    if (refusedParamHeaders(req, facts.body, build, res)) return;
     const tasks =
       this.context.tasks === undefined
         ? undefined

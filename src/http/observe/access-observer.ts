@@ -69,7 +69,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
     const track: RequestTrack = { observed: false };
     const path = pathOf(req);
     const route = routeOf(path);
-    const ambient = tracing === undefined ? undefined : ambientOfHeaders(req.headers);
+    const ambient = tracing?.live() === true ? ambientOfHeaders(req.headers) : undefined;
     const finish = () => {
       inFlight.delete(req);
       const durationMs = performance.now() - started;
@@ -82,6 +82,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
         status,
         durationMs,
         requestId,
+        client,
         stream: facts?.stream ?? false,
         ...(facts === undefined ? {} : { era: facts.era }),
         ...defined({ rpcMethod: facts?.rpcMethod, selection: facts?.selection, subject: facts?.subject }),
@@ -106,8 +107,8 @@ export function accessObserver(observability: Observability, routes: ObservedRou
       inFlight.add(req);
       // The close listener every part of the edge shares (it follows "finish", and is the only event of an aborted request).
       onResponseClose(res, () => {
-        withLogFields({ requestId, client }, finish);
         track.ended = true;
+        finish();
       });
     } catch {
       // Observing is best effort; the request goes on.

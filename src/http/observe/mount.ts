@@ -16,7 +16,7 @@ import type { CallerLimits } from "../mcp/caller-limits.js";
 import type { SelectionEndpoints } from "../mcp/selection-endpoints.js";
 import { accessObserver, type EdgeStep } from "./access-observer.js";
 import { metricsRoute } from "./metrics-route.js";
-import { uiRoutes } from "./ui-routes.js";
+import { uiRoutes, type UiRouteOptions } from "./ui-routes.js";
 import { defined } from "../../defined.js";
 
 /** What `observeEdge` set up, for `observeRoutes`. */
@@ -25,8 +25,14 @@ export interface EdgeObservation {
   /** The edge's observer, for the app to run first on every request (absent: nothing observes). */
   middleware: EdgeStep | undefined;
   openStreams(): number;
-  /** Mounts `/metrics` (on this port) and the operator page. */
-  routes(app: express.Express, auth: HostAuth | undefined, endpoints: SelectionEndpoints, limits: CallerLimits): void;
+  /** Mounts `/metrics` (on this port) and the operator page (`endpointLinks`: the named endpoints it links to their cards). */
+  routes(
+    app: express.Express,
+    auth: HostAuth | undefined,
+    endpoints: SelectionEndpoints,
+    limits: CallerLimits,
+    endpointLinks?: UiRouteOptions["endpointLinks"],
+  ): void;
 }
 
 /**
@@ -84,7 +90,7 @@ export function observeEdge(host: McpHost, options: HostAppOptions): EdgeObserva
     observability,
     middleware: edge?.middleware,
     openStreams,
-    routes: (app, auth, endpoints, limits) => {
+    routes: (app, auth, endpoints, limits, endpointLinks) => {
       const metrics = observability?.metrics;
       observability?.watch({
         legacySessions: () => endpoints.sessions.size,
@@ -101,6 +107,7 @@ export function observeEdge(host: McpHost, options: HostAppOptions): EdgeObserva
           path: uiPath,
           mcpPath,
           selection: options.selection ?? {},
+          ...defined({ endpointLinks }),
           sources: {
             host,
             legacySessions: () => endpoints.sessions.size,

@@ -1,9 +1,10 @@
 /**
  * What the operator page shows (docs/design.md §18), as JSON read from the host itself: toolsets with their tools,
  * extensions with status and errors, upstream servers with their state, live sessions and streams, the last
- * minutes of requests; and for the selection explorer, what one selection serves — its active toolsets, tools,
+ * minutes of requests, the named endpoints with their server cards; and for the selection explorer, what one selection serves — its active toolsets, tools,
  * unknown names and instructions, the same answer `/toolsets` computes. With auth on, it is the caller's view.
  */
+import type { EndpointLink } from "../../discovery/named-endpoints.js";
 import type { HostDescription } from "../../host/describe.js";
 import type { McpHost } from "../../host/host.js";
 import { selectionFromRequest } from "../../host/selection.js";
@@ -44,6 +45,8 @@ export interface Overview {
   }>;
   extensions: HostDescription["extensions"];
   upstreams: UpstreamView[];
+  /** The deployment's named endpoints the caller may reach, each with its server card (docs/discovery.md). */
+  endpoints: EndpointLink[];
   sessions: { legacy: number; streams: number };
   rates: RateSlot[];
   /** MCP tasks (docs/tasks.md): how many by status, and the latest, by caller — never their arguments or results. */
@@ -89,7 +92,7 @@ const RECENT_TASKS = 50;
  * @example
  * const overview = overviewOf(sources, undefined); overview.toolsets.map((t) => t.name);
  */
-export function overviewOf(sources: OverviewSources, permitted: readonly string[] | undefined): Overview {
+export function overviewOf(sources: OverviewSources, permitted: readonly string[] | undefined, endpoints: readonly EndpointLink[] = []): Overview {
   const host = sources.host;
   const reachable = permitted === undefined ? undefined : new Set(permitted);
   const declared = host.declaredToolsets().filter((t) => reachable?.has(t.name) ?? true);
@@ -115,6 +118,7 @@ export function overviewOf(sources: OverviewSources, permitted: readonly string[
     })),
     extensions: host.extensionStatuses(permitted),
     upstreams: [...upstreams],
+    endpoints: [...endpoints],
     sessions: { legacy: sources.legacySessions(), streams: sources.openStreams() },
     rates: sources.rates(),
     tasks: tasksOf(host, reachable),

@@ -125,6 +125,13 @@ function renderUpstreams(overview) {
   $("upstreams").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, "server"), el("th", {}, "state"), el("th", {}, "tools"), el("th", {}, "problem")), rows));
 }
 
+function renderEndpoints(overview) {
+  if (overview.endpoints.length === 0) { $("endpoints").replaceChildren(el("p", { class: "muted" }, "No named endpoints (config endpoints:).")); return; }
+  const rows = overview.endpoints.map((e) =>
+    el("tr", {}, el("td", {}, el("b", {}, e.name)), el("td", {}, el("code", {}, e.selection)), el("td", {}, el("code", {}, e.url)), el("td", {}, el("a", { href: e.card, rel: "noopener" }, "server card"))));
+  $("endpoints").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, "endpoint"), el("th", {}, "selection"), el("th", {}, "URL"), el("th", {}, "card")), rows));
+}
+
 function renderTasks(overview) {
   const tasks = overview.tasks;
   const counts = Object.entries(tasks.counts).filter(([, n]) => n > 0).map(([status, n]) => el("span", { class: "stat" }, el("b", {}, String(n)), status));
@@ -200,7 +207,7 @@ async function refresh() {
     $("status").replaceChildren(badge(overview.extensions.some((e) => e.status === "failed") || overview.upstreams.some((u) => u.state !== "up") ? "degraded" : "ready"));
     document.title = overview.service + " — mcp-host";
     $("service").textContent = overview.service + " " + overview.version;
-    renderToolsets(overview); renderExtensions(overview); renderUpstreams(overview); renderTraffic(overview); renderTasks(overview);
+    renderToolsets(overview); renderExtensions(overview); renderUpstreams(overview); renderEndpoints(overview); renderTraffic(overview); renderTasks(overview);
   } catch (error) {
     $("status").replaceChildren(el("span", { class: "badge bad" }, error.status === 401 || error.status === 403 ? "token refused" : "unreachable"));
     if (error.status === 401 || error.status === 403) showGate("The server refused this token (" + error.message + "). Paste another one.");
@@ -318,6 +325,7 @@ const BODY = `
 <section><h2>Toolsets</h2><div id="toolsets" class="muted">Loading…</div></section>
 <section><h2>Extensions</h2><div id="extensions" class="muted">Loading…</div></section>
 <section><h2>Upstream servers</h2><div id="upstreams" class="muted">Loading…</div></section>
+<section><h2>Named endpoints</h2><div id="endpoints" class="muted">Loading…</div></section>
 <section class="wide"><h2>Tasks</h2><div id="tasks" class="muted">Loading…</div></section>
 <section><h2>Selection explorer</h2>
 <form id="explore" class="row"><input id="query" type="text" placeholder="only=time,text" aria-label="selection"><button type="submit">Explore</button></form>

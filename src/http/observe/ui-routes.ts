@@ -8,6 +8,7 @@ import type { McpHost } from "../../host/host.js";
 import { callerOf } from "../auth/bearer-auth.js";
 import type { HostAuth } from "../auth/host-auth.js";
 import type { SelectionOptions } from "../http-options.js";
+import type { EndpointLink } from "../../discovery/named-endpoints.js";
 import { explore, type OverviewSources, overviewOf } from "./ui-data.js";
 import { pageSecurityPolicy, renderPage } from "./ui-page.js";
 
@@ -19,6 +20,8 @@ export interface UiRouteOptions {
   mcpPath: string;
   selection: SelectionOptions;
   sources: OverviewSources;
+  /** The named endpoints a request's caller may reach, linked to their cards (absent: none). */
+  endpointLinks?(req: Request, permitted: readonly string[] | undefined): EndpointLink[];
 }
 
 /**
@@ -68,7 +71,8 @@ export function uiRoutes(host: McpHost, auth: HostAuth | undefined, options: UiR
     res.set(FRAMING_HEADERS).set("content-security-policy", policy).set("cache-control", "no-store").type("html").send(pageAt(req.baseUrl));
   });
   router.get(`${api}/overview`, ...gate, (req, res) => {
-    res.set("cache-control", "no-store").json(overviewOf(options.sources, permittedOf(host, auth, req)));
+    const permitted = permittedOf(host, auth, req);
+    res.set("cache-control", "no-store").json(overviewOf(options.sources, permitted, options.endpointLinks?.(req, permitted)));
   });
   router.get(`${api}/explore`, ...gate, async (req, res, next) => {
     try {

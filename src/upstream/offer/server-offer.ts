@@ -1,14 +1,16 @@
 /**
  * What one upstream server contributes to the host: its toolset (named after it; title, description and `default`
  * from the config, instructions from the upstream), its tools after `include` / `exclude` (the registry already hid
- * `deniedTools`), its resources, resource templates and prompts — each handler a pass-through to the one shared
- * connection. Built once per listing: the upstream's schema objects are handed over as they are, so the host
+ * `deniedTools`), its resources, resource templates, prompts and skills — each handler a pass-through to the one shared
+ * connection (a skill's files are checked against its entry on the way). Built once per listing: the upstream's schema objects are handed over as they are, so the host
  * compiles each once, and a call does no schema work here.
  */
 import type { DynamicOffer, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec, ToolsetSpec } from "../../extension/types.js";
 import type { RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../../registry/index.js";
 import { getUpstreamPrompt, readUpstream } from "../calls/read-handlers.js";
 import { upstreamToolHandler, type ServerCalls } from "../calls/tool-handler.js";
+import { upstreamSkill } from "../calls/skill-handler.js";
+import type { Skill } from "@modelcontextprotocol/client/ext/skills";
 import type { GatewayServerConfig } from "../gateway-options.js";
 import type { ToolFilter } from "./tool-filter.js";
 import { defined } from "../../defined.js";
@@ -19,6 +21,8 @@ export interface ServerListing {
   resources: readonly RegistryResource[];
   templates: readonly RegistryResourceTemplate[];
   prompts: readonly RegistryPrompt[];
+  /** Its skills, when it declares the skills extension (SEP-2640). */
+  skills?: readonly Skill[];
   instructions?: string;
 }
 
@@ -101,11 +105,14 @@ export function serverOffer(parts: {
   const { server, config, calls, listing, filter } = parts;
   const idle = config.timeoutMs ?? REGISTRY_DEFAULT_TIMEOUT_MS;
   const timeoutMs = (config.maxTotalTimeoutMs ?? idle * 10) + HOST_TIMEOUT_MARGIN_MS;
+  // A skill's files are served as skills (checked against their entry), not as plain resources beside them.
+  const skillFiles = new Set((listing.skills ?? []).flatMap((skill) => (skill.resources === "dynamic" ? [] : skill.resources.map((file) => file.uri))));
   return {
     toolsets: [toolsetOf(server, config, listing.instructions)],
     tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs)),
-    resources: listing.resources.map((r) => resourceSpec(calls, server, r)),
+    resources: listing.resources.filter((r) => !skillFiles.has(r.upstreamUri)).map((r) => resourceSpec(calls, server, r)),
     resourceTemplates: listing.templates.map((t) => templateSpec(calls, server, t)),
     prompts: listing.prompts.map((p) => promptSpec(calls, server, p)),
+    skills: (listing.skills ?? []).map((skill) => upstreamSkill(calls, skill)),
   };
 }

@@ -95,6 +95,7 @@ describe("/metrics", { timeout: 60_000 }, () => {
       "mcp_host_listen_streams gauge",
       "mcp_host_held_entries gauge",
       "mcp_host_extensions gauge",
+      "mcp_host_tasks gauge",
       "mcp_host_upstream_up gauge",
     ]);
   });
