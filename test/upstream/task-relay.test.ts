@@ -1,0 +1,209 @@
+// The gateway relays an upstream's MCP tasks (issue 29 §5, docs/gateway.md "Tasks"): a 2026-07-28 upstream over
+// Streamable HTTP that answers a tools/call with a task has it followed under the gateway's own task — polled to its
+// end, its status mirrored, its questions asked and answered through the gateway's task, a downstream cancel sent on as
+// the upstream's tasks/cancel — every task request to that upstream only, with its credentials; the upstream's task id
+// never reaches the downstream client, and the deployment's secrets are redacted from everything relayed. The
+// extension is declared upstream only when the downstream caller declared it (§1); an upstream that answers with a
+// task anyway is followed to its end on the request. Another caller cannot reach the gateway's task (§3).
+import { afterEach, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { createLogger } from "../../src/logger.js";
+import { createSecretRedactor } from "../../src/secret-redactor.js";
+import { createGateway } from "../../src/upstream/index.js";
+import { authTestFile } from "../helpers/auth-host.js";
+import { Cleanup } from "../helpers/http-host.js";
+import { serveTaskUpstream, type TaskUpstream } from "../fixtures/upstream/task-upstream.js";
+import { rpc, type RpcAnswer, TASKS, untilStatus } from "../tasks/tasks-kit.js";
+import { serveGateway } from "./gateway-kit.js";
+
+const cleanup = new Cleanup();
+afterEach(() => cleanup.run());
+const file = authTestFile();
+
+const HIDDEN = "<upstream task>";
+
+/** A gateway over one task upstream, with the upstream's key as the server's header (and so a secret to redact). */
+async function relay() {
+  const secret = `sk-upstream-${randomUUID()}`;
+  const upstream = await serveTaskUpstream(cleanup, { secret });
+  const served = await serveGateway(cleanup, {
+    servers: { builds: { url: upstream.url, era: "modern", headers: { "x-api-key": secret } } },
+    redactor: createSecretRedactor([secret]),
+  });
+  return { secret, upstream, url: served.at("only=builds") };
+}
+
+/** Every downstream answer, kept to check what the client was shown. */
+function transcript() {
+  const answers: RpcAnswer[] = [];
+  return {
+    keep<T extends RpcAnswer>(answer: T): T {
+      answers.push(answer);
+      return answer;
+    },
+    text: () => JSON.stringify(answers),
+  };
+}
+
+/** The client capabilities a request declared in its `_meta` envelope. */
+function declaredBy(request: { params?: Record<string, unknown> }): { extensions?: object } | undefined {
+  const meta = (request.params?._meta ?? {}) as Record<string, { extensions?: object }>;
+  return meta["io.modelcontextprotocol/clientCapabilities"];
+}
+
+/** The task requests the upstream received. */
+function taskRequests(upstream: TaskUpstream, method?: string) {
+  return upstream.seen.filter((r) => (method === undefined ? r.method?.startsWith("tasks/") : r.method === method));
+}
+
+/** Polls the gateway's task until its status message matches (bounded). */
+async function untilMessage(url: URL, taskId: string, pattern: RegExp): Promise<RpcAnswer> {
+  for (let poll = 0; poll < 2_000; poll++) {
+    const answer = await rpc(url, "tasks/get", { taskId });
+    if (pattern.test(String(answer.result?.statusMessage))) return answer;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`the status message never matched ${pattern}`);
+}
+
+describe("the gateway relays upstream MCP tasks", { timeout: 60_000 }, () => {
+  it("relays a task under the gateway's own id: polled to completion, status mirrored, secrets and the upstream id out", async () => {
+    const { secret, upstream, url } = await relay();
+    const seen = transcript();
+    const created = seen.keep(await rpc(url, "tools/call", { name: "build", arguments: {} }));
+    assert.equal(created.result?.resultType, "task", JSON.stringify(created));
+    const taskId = created.result.taskId as string;
+    await upstream.eventually(/^build: task$/);
+    const upstreamId = upstream.taskIds[0]!;
+    assert.notEqual(taskId, upstreamId, "the gateway's task has its own id");
+
+    const working = seen.keep(await untilMessage(url, taskId, /building under/));
+    assert.equal(working.result.status, "working");
+    assert.equal(working.result.statusMessage, `building under ${HIDDEN}`, "the upstream's status, its task id taken out");
+
+    upstream.finishBuild();
+    const done = await untilStatus(url, taskId, "completed");
+    seen.keep({ status: 200, result: done });
+    assert.deepEqual(done.result.content, [{ type: "text", text: `built with key <redacted> (task ${HIDDEN})` }]);
+
+    assert.ok(!seen.text().includes(upstreamId), "the upstream's task id never reaches the client");
+    assert.ok(!seen.text().includes(secret), "the upstream's secret never reaches the client");
+    const call = upstream.seen.find((r) => r.method === "tools/call")!;
+    const declared = declaredBy(call);
+    assert.ok(TASKS in (declared?.extensions ?? {}), "the call declared the tasks extension upstream");
+    const gets = taskRequests(upstream, "tasks/get");
+    assert.ok(gets.length > 0, "the upstream was polled");
+    for (const request of gets) {
+      assert.equal(request.params?.taskId, upstreamId, "every poll names the upstream's own task");
+      assert.equal(request.headers["x-api-key"], secret, "with the server's credentials");
+      assert.equal(request.headers["mcp-name"], upstreamId, "and its Mcp-Name header");
+    }
+  });
+
+  it("sends a downstream tasks/cancel on to the upstream, which stops its work", async () => {
+    const { upstream, url } = await relay();
+    const created = await rpc(url, "tools/call", { name: "wait", arguments: {} });
+    const taskId = created.result.taskId as string;
+    await upstream.eventually(/^wait: started$/);
+    const ack = await rpc(url, "tasks/cancel", { taskId });
+    assert.equal(ack.error, undefined, JSON.stringify(ack));
+    await upstream.eventually(/^wait: aborted$/);
+    const cancels = taskRequests(upstream, "tasks/cancel");
+    assert.deepEqual(
+      cancels.map((r) => r.params?.taskId),
+      [upstream.taskIds[0]],
+      "one tasks/cancel, for the upstream's task",
+    );
+    assert.equal((await untilStatus(url, taskId, "cancelled")).status, "cancelled");
+  });
+
+  it("relays the upstream task's question as the gateway task's own and sends the answer back with tasks/update", async () => {
+    const { upstream, url } = await relay();
+    const seen = transcript();
+    const created = seen.keep(await rpc(url, "tools/call", { name: "deploy", arguments: {} }));
+    const taskId = created.result.taskId as string;
+    const waiting = await untilStatus(url, taskId, "input_required");
+    seen.keep({ status: 200, result: waiting });
+    assert.deepEqual(Object.keys(waiting.inputRequests), ["confirm"]);
+    assert.equal(waiting.inputRequests.confirm.method, "elicitation/create");
+    assert.equal(waiting.inputRequests.confirm.params.message, `Deploy? (task ${HIDDEN})`);
+    const ack = await rpc(url, "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } });
+    assert.equal(ack.error, undefined, JSON.stringify(ack));
+    const done = await untilStatus(url, taskId, "completed");
+    seen.keep({ status: 200, result: done });
+    assert.deepEqual(done.result.content, [{ type: "text", text: "deployed" }]);
+    assert.ok(upstream.events.includes('deploy: answered {"confirm":true}'), upstream.events.join("\n"));
+    const updates = taskRequests(upstream, "tasks/update");
+    assert.equal(updates.length, 1);
+    assert.equal(updates[0]!.params?.taskId, upstream.taskIds[0]);
+    assert.ok(!seen.text().includes(upstream.taskIds[0]!), "the upstream's task id never reaches the client");
+  });
+
+  it("fails the gateway's task with the upstream task's JSON-RPC error, redacted", async () => {
+    const { secret, upstream, url } = await relay();
+    const created = await rpc(url, "tools/call", { name: "broken", arguments: {} });
+    const failed = await untilStatus(url, created.result.taskId, "failed");
+    assert.equal(failed.error.code, -32602);
+    assert.equal(failed.error.message, `target refused (task ${HIDDEN}, key <redacted>)`);
+    assert.ok(!JSON.stringify(failed).includes(secret) && !JSON.stringify(failed).includes(upstream.taskIds[0]!));
+  });
+
+  it("declares no tasks upstream for a caller that declared none, and answers on the request", async () => {
+    const { upstream, url } = await relay();
+    upstream.finishBuild();
+    const answer = await rpc(url, "tools/call", { name: "build", arguments: {} }, { tasks: false });
+    assert.notEqual(answer.result?.resultType, "task", JSON.stringify(answer));
+    assert.match(answer.result.content[0].text, /^built with key <redacted> \(task none\)$/);
+    assert.deepEqual(upstream.events, ["build: no task"]);
+    const call = upstream.seen.find((r) => r.method === "tools/call")!;
+    const declared = declaredBy(call);
+    assert.ok(!(TASKS in (declared?.extensions ?? {})), "no tasks extension declared upstream");
+  });
+
+  it("follows a task an upstream answers with unasked to its end, and never hands the client the upstream's id", async () => {
+    const { upstream, url } = await relay();
+    upstream.forceTasks = true; // the upstream now answers with a task though the gateway did not declare the extension
+    upstream.finishBuild();
+    const answer = await rpc(url, "tools/call", { name: "build", arguments: {} }, { tasks: false });
+    assert.equal(upstream.taskIds.length, 1, "the upstream made a task");
+    assert.ok(!JSON.stringify(answer).includes(upstream.taskIds[0]!), `the upstream's task id leaked: ${JSON.stringify(answer)}`);
+    assert.notEqual(answer.result?.resultType, "task", JSON.stringify(answer));
+    assert.deepEqual(answer.result.content, [{ type: "text", text: `built with key <redacted> (task ${HIDDEN})` }]);
+  });
+});
+
+describe("a relayed task belongs to its caller", { timeout: 60_000 }, () => {
+  it("answers another caller's tasks/get, update and cancel as for an unknown id, and nothing reaches the upstream", async () => {
+    const secret = `sk-upstream-${randomUUID()}`;
+    const upstream = await serveTaskUpstream(file.cleanup, { secret });
+    const gateway = createGateway({
+      servers: { builds: { url: upstream.url, era: "modern", headers: { "x-api-key": secret } } },
+      redactor: createSecretRedactor([secret]),
+      logger: createLogger({ level: "error" }),
+    });
+    const served = await file.serve({ extensions: [gateway.extension], auth: { toolsetScopes: {} } });
+    const alice = await served.token({ sub: "alice", client_id: "shared-app" });
+    const bob = await served.token({ sub: "bob", client_id: "shared-app" });
+    const created = await rpc(served.url, "tools/call", { name: "wait", arguments: {} }, { token: alice });
+    assert.equal(created.result?.resultType, "task", JSON.stringify(created));
+    const taskId = created.result.taskId as string;
+    await upstream.eventually(/^wait: started$/);
+    for (const [method, extra] of [
+      ["tasks/get", {}],
+      ["tasks/update", { inputResponses: {} }],
+      ["tasks/cancel", {}],
+    ] as const) {
+      const stolen = await rpc(served.url, method, { taskId, ...extra }, { token: bob });
+      const unknown = await rpc(served.url, method, { taskId: randomUUID(), ...extra }, { token: bob });
+      assert.equal(stolen.error?.code, -32602, `${method} by another caller: ${JSON.stringify(stolen)}`);
+      assert.deepEqual(stolen.error, unknown.error, `${method}: another caller's id is answered as an unknown one`);
+    }
+    assert.equal(taskRequests(upstream, "tasks/cancel").length, 0, "bob's cancel never reached the upstream");
+    assert.equal(taskRequests(upstream, "tasks/update").length, 0, "nor his update");
+    assert.equal((await rpc(served.url, "tasks/get", { taskId }, { token: alice })).result.status, "working");
+    await rpc(served.url, "tasks/cancel", { taskId }, { token: alice });
+    await upstream.eventually(/^wait: aborted$/);
+    assert.equal(taskRequests(upstream, "tasks/cancel").length, 1, "alice's cancel did");
+  });
+});
