@@ -13,7 +13,7 @@
  * connection under its limits, and a question ends the handler's round (the host parks the task) rather than waiting
  * in a session.
  */
-import { isDetailedTaskV2, isToolCallTaskResultV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
+import { isDetailedTaskV2, isToolCallTaskResultV2, TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Clock } from "../../clock.js";
@@ -22,7 +22,6 @@ import { inputRequired } from "../../extension/input-required.js";
 import type { ToolContext, ToolResult } from "../../extension/types.js";
 import type { McpRegistry } from "../../registry/index.js";
 import type { SecretRedactor } from "../../secret-redactor.js";
-import { TASKS_EXTENSION_ID } from "../../tasks/tasks-extension.js";
 import { encodeState } from "./gateway-state.js";
 import { refusal, unanswerable } from "./refusals.js";
 
@@ -40,7 +39,7 @@ export interface TaskRelayTarget {
 }
 
 /** The extension declared on every request the relay sends (and on the call, when the client declared it). */
-export const TASKS_DECLARED: Readonly<Record<string, object>> = Object.freeze({ [TASKS_EXTENSION_ID]: {} });
+export const TASKS_DECLARED: Readonly<Record<string, object>> = Object.freeze({ [TASKS_EXTENSION_ID_V2]: {} });
 
 /** The poll interval's bounds: an upstream cannot make the gateway spin, nor wait longer than this between looks. */
 const MIN_POLL_MS = 20;
@@ -61,7 +60,7 @@ export function isUpstreamTask(result: unknown): result is { taskId: string; sta
 
 /** True when the upstream declared the tasks extension (2026-07-28). */
 export function declaresTasks(extensions: Readonly<Record<string, unknown>> | undefined): boolean {
-  return extensions?.[TASKS_EXTENSION_ID] !== undefined;
+  return extensions?.[TASKS_EXTENSION_ID_V2] !== undefined;
 }
 
 function pollInterval(suggested: unknown, fallback: number): number {
