@@ -20,12 +20,13 @@ afterEach(() => cleanup.run());
 const HIDDEN = "<upstream task>";
 
 /** A gateway over one task upstream, with the upstream's key as the server's header (and so a secret to redact). */
-async function relay(approval: "never" | "always" = "never") {
+async function relay(approval: "never" | "always" = "never", maxResultBytes?: number) {
   const secret = `sk-upstream-${randomUUID()}`;
   const upstream = await serveTaskUpstream(cleanup, { secret });
   const served = await serveGateway(cleanup, {
     servers: { builds: { url: upstream.url, era: "modern", headers: { "x-api-key": secret }, approval } },
     redactor: createSecretRedactor([secret]),
+    ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
   });
   return { secret, upstream, url: served.at("only=builds") };
 }
@@ -167,6 +168,17 @@ describe("the gateway relays upstream MCP tasks", { timeout: 60_000 }, () => {
     assert.equal(failed.error.code, -32602);
     assert.equal(failed.error.message, `target refused (task ${HIDDEN}, key <redacted>)`);
     assert.ok(!JSON.stringify(failed).includes(secret) && !JSON.stringify(failed).includes(upstream.taskIds[0]!));
+  });
+
+  it("gives up a tasks/get answer over the answer limit: the task completes with an isError naming it, and is cancelled upstream", async () => {
+    const { upstream, url } = await relay("never", 64 * 1024);
+    const created = await rpc(url, "tools/call", { name: "big", arguments: { kib: 256 } });
+    const done = await untilStatus(url, created.result.taskId, "completed");
+    assert.equal(done.result.isError, true, JSON.stringify(done).slice(0, 500));
+    assert.equal(done.result._meta?.["mcp-host/error"]?.code, "MCP_ANSWER_TOO_LARGE", JSON.stringify(done).slice(0, 500));
+    assert.match(done.result.content[0].text, /^tool "big" on server "builds" ran as a task the gateway lost track of \(tasks\/get failed: .*maxResultBytes/);
+    assert.ok(JSON.stringify(done).length < 4096, "nothing large is kept");
+    assert.equal(taskRequests(upstream, "tasks/cancel").length, 1, "the upstream is told to stop");
   });
 
   it("declares no tasks upstream for a caller that declared none, and answers on the request", async () => {

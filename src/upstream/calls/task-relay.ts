@@ -17,7 +17,7 @@ import { isDetailedTaskV2, isToolCallTaskResultV2, TASKS_EXTENSION_ID_V2 } from 
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Clock } from "../../clock.js";
-import { messageOf } from "../../errors.js";
+import { isMcpHostError, type McpHostErrorCode, messageOf } from "../../errors.js";
 import { inputRequired } from "../../extension/input-required.js";
 import type { ToolContext, ToolResult } from "../../extension/types.js";
 import type { McpRegistry } from "../../registry/index.js";
@@ -65,6 +65,12 @@ export function declaresTasks(extensions: Readonly<Record<string, unknown>> | un
 
 function pollInterval(suggested: unknown, fallback: number): number {
   return typeof suggested === "number" && Number.isFinite(suggested) ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, suggested)) : fallback;
+}
+
+/** The code a failed task request is reported with: an answer limit or a timeout keeps its own, anything else is MCP_CALL_FAILED. */
+function codeOf(error: unknown): McpHostErrorCode {
+  for (const code of ["MCP_ANSWER_TOO_LARGE", "MCP_ANSWER_TOO_DEEP", "MCP_REQUEST_TIMEOUT"] as const) if (isMcpHostError(error, code)) return code;
+  return "MCP_CALL_FAILED";
 }
 
 /** Waits `ms` on the gateway's clock, or until the call's signal aborts. */
@@ -129,8 +135,8 @@ class UpstreamTask {
     return text.includes(this.hiddenId) ? (JSON.parse(text.split(this.hiddenId).join(HIDDEN_ID)) as T) : redacted;
   }
 
-  failed(message: string): CallToolResult {
-    return refusal("MCP_CALL_FAILED", this.scrub(`${this.subject} ${message}`), this.target.server, this.target.tool);
+  failed(message: string, code: McpHostErrorCode = "MCP_CALL_FAILED"): CallToolResult {
+    return refusal(code, this.scrub(`${this.subject} ${message}`), this.target.server, this.target.tool);
   }
 
   send(method: "tasks/get" | "tasks/update" | "tasks/cancel", params: Record<string, unknown>, signal?: AbortSignal) {
@@ -165,7 +171,7 @@ class UpstreamTask {
       } catch (error) {
         if (ctx.signal.aborted) continue; // cancelled while asking: cancel upstream above
         await this.cancel();
-        return this.failed(`ran as a task the gateway lost track of (tasks/get failed: ${messageOf(error)})`);
+        return this.failed(`ran as a task the gateway lost track of (tasks/get failed: ${messageOf(error)})`, codeOf(error));
       }
       if (!isDetailedTaskV2(task)) {
         await this.cancel();
