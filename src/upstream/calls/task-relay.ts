@@ -48,6 +48,11 @@ const MAX_POLL_MS = 5_000;
 const DEFAULT_POLL_MS = 500;
 /** What stands where the upstream's task id was, in anything relayed. */
 const HIDDEN_ID = "<upstream task>";
+/**
+ * The shortest upstream task id taken out of relayed text: a shorter one ("7", "job-1") would mangle the text it
+ * occurs in by chance. Such an id still never reaches the client as a task id (the client only ever gets the host's).
+ */
+const MIN_HIDDEN_ID_LENGTH = 8;
 
 /**
  * True when a tool call's answer is an upstream's task (not a result).
@@ -123,7 +128,7 @@ class UpstreamTask {
     private readonly target: TaskRelayTarget,
     private readonly taskId: string,
   ) {
-    this.hiddenId = JSON.stringify(taskId).slice(1, -1);
+    this.hiddenId = taskId.length >= MIN_HIDDEN_ID_LENGTH ? JSON.stringify(taskId).slice(1, -1) : "";
     this.subject = `tool "${target.tool}" on server "${target.server}"`;
   }
 
