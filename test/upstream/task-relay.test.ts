@@ -9,7 +9,7 @@ import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { createSecretRedactor } from "../../src/secret-redactor.js";
-import { Cleanup } from "../helpers/http-host.js";
+import { Cleanup, LEGACY_POST_HEADERS, legacyBody, raw } from "../helpers/http-host.js";
 import { serveTaskUpstream, type TaskUpstream } from "../fixtures/upstream/task-upstream.js";
 import { rpc, type RpcAnswer, TASKS, untilStatus } from "../tasks/tasks-kit.js";
 import { serveGateway } from "./gateway-kit.js";
@@ -168,6 +168,33 @@ describe("the gateway relays upstream MCP tasks", { timeout: 60_000 }, () => {
     assert.equal(failed.error.code, -32602);
     assert.equal(failed.error.message, `target refused (task ${HIDDEN}, key <redacted>)`);
     assert.ok(!JSON.stringify(failed).includes(secret) && !JSON.stringify(failed).includes(upstream.taskIds[0]!));
+  });
+
+  it("relays for a 2025-era downstream session that declared the extension at initialize, too", async () => {
+    const { upstream, url } = await relay();
+    const init = await raw({
+      url,
+      method: "POST",
+      headers: LEGACY_POST_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: { extensions: { [TASKS]: {} } }, clientInfo: { name: "legacy", version: "1" } },
+      }),
+    });
+    const headers = { ...LEGACY_POST_HEADERS, "mcp-session-id": String(init.headers["mcp-session-id"]), "mcp-protocol-version": "2025-11-25" };
+    const call = await raw({ url, method: "POST", headers, body: legacyBody("tools/call", { name: "build", arguments: {} }, 2) });
+    assert.equal(call.json.result.resultType, "task", JSON.stringify(call.json));
+    await upstream.eventually(/^build: task$/);
+    upstream.finishBuild();
+    for (let poll = 0; ; poll++) {
+      assert.ok(poll < 2_000, "the task completes");
+      const got = await raw({ url, method: "POST", headers, body: legacyBody("tasks/get", { taskId: call.json.result.taskId }, 3 + poll) });
+      if (got.json.result.status !== "completed") continue;
+      assert.deepEqual(got.json.result.result.content, [{ type: "text", text: `built with key <redacted> (task ${HIDDEN})` }]);
+      break;
+    }
   });
 
   it("gives up a tasks/get answer over the answer limit: the task completes with an isError naming it, and is cancelled upstream", async () => {
