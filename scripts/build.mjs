@@ -2,12 +2,14 @@
 // Builds the package (src → dist) and then every workspace package that has a tsconfig.json of its own
 // (plugins and examples compile against dist/index.d.ts, so the root goes first). A project whose sources are all
 // older than its last build is skipped, and tsc itself builds incrementally (build info in .build/), so a build
-// with nothing changed takes a moment. It is no install script on purpose: a consumer who installs the packed
+// with nothing changed takes a moment. The command is then bundled (scripts/bundle-cli.mjs): dist/cli/main.js, the
+// package's `bin`, is one ESM entry and its chunks rather than ~200 modules, for the stdio cold start. It is no install script on purpose: a consumer who installs the packed
 // package gets dist/ ready-made and runs nothing.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleCli } from "./bundle-cli.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
@@ -45,6 +47,12 @@ function compile(project, inputs) {
 }
 
 compile("tsconfig.build.json", ["src", "tsconfig.base.json", "package.json"]);
+try {
+  await bundleCli();
+} catch (error) {
+  console.error(`build failed: bundling the CLI: ${error.message}`);
+  process.exit(1);
+}
 for (const group of ["plugins", "examples"]) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;

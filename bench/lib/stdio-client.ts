@@ -1,9 +1,11 @@
 /**
  * Cold start of a stdio MCP server, timed from spawn to the first checked `tools/list` answer: spawn the
  * command, send the opening (2025: `initialize`, then `notifications/initialized`; 2026-07-28: `server/discover`
- * with the `_meta` envelope) and `tools/list`, check both answers, close stdin and wait for the exit.
+ * with the `_meta` envelope) and `tools/list`, check both answers, close stdin and wait for the exit. Calls given
+ * after the list are timed one by one (send → answer), e.g. a tool's first call against its second.
  */
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { LEGACY, MODERN } from "./protocol.js";
 
@@ -14,7 +16,32 @@ export interface ColdStart {
   ms: number;
   /** Spawn → opening answer (ms). */
   openingMs: number;
+  /**
+   * CPU time the server's threads had spent by the first tools/list answer (ms; Linux `/proc/<pid>/task/<tid>/schedstat`,
+   * undefined elsewhere): less sensitive than `ms` to other work on a shared machine.
+   */
+  cpuMs?: number;
   tools: number;
+  /** Each call of `options.calls`, in order: send → answer (ms). */
+  callMs: number[];
+}
+
+/** A tools/call to time after the first tools/list. */
+export interface TimedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The CPU time all threads of a live process have run, in ms, or undefined where /proc is not there. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 const META = {
@@ -30,7 +57,13 @@ export function stdioEnv(): Record<string, string> {
   return env;
 }
 
-export async function coldStart(args: readonly string[], era: StdioEra, expectedTools: number, timeoutMs = 60_000): Promise<ColdStart> {
+export async function coldStart(
+  args: readonly string[],
+  era: StdioEra,
+  expectedTools: number,
+  options: { timeoutMs?: number; calls?: readonly TimedCall[] } = {},
+): Promise<ColdStart> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"], env: stdioEnv() });
   let stderr = "";
@@ -82,11 +115,22 @@ export async function coldStart(args: readonly string[], era: StdioEra, expected
     send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: era === "modern" ? { _meta: META } : {} });
     const list = await listed;
     const ms = performance.now() - started;
+    const cpuMs = cpuMsOf(child.pid);
     const tools = (list.result?.tools ?? []) as Array<{ name: string }>;
     if (tools.length !== expectedTools || !tools.some((t) => t.name === "echo")) {
       throw new Error(`tools/list answered ${tools.length} tools (expected ${expectedTools}, echo among them): ${JSON.stringify(list).slice(0, 300)}`);
     }
-    return { ms, openingMs, tools: tools.length };
+    const callMs: number[] = [];
+    for (const [index, call] of (options.calls ?? []).entries()) {
+      const id = 3 + index;
+      const called = answer(id);
+      const sent = performance.now();
+      send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: call.name, arguments: call.arguments, ...(era === "modern" ? { _meta: META } : {}) } });
+      const result = await called;
+      callMs.push(performance.now() - sent);
+      if (!result.result || result.result.isError) throw new Error(`tools/call ${call.name} failed: ${JSON.stringify(result).slice(0, 300)}`);
+    }
+    return { ms, openingMs, ...(cpuMs === undefined ? {} : { cpuMs }), tools: tools.length, callMs };
   } finally {
     child.stdin.end();
     const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);

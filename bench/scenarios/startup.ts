@@ -1,8 +1,10 @@
 /**
  * Scenario 4, `startup`: what it costs before the first answer. A 1000-tool selection's build on a cache miss
  * against a hit (in-process); start-up with 100 extensions offering 5000 tools (in-process phase by phase, and
- * the built CLI discovering and importing them from a project); and the stdio cold start — spawn to the first
- * tools/list answer — of `mcp-host stdio` (both eras) against raw SDK stdio servers, interleaved.
+ * the built CLI discovering and importing them from a project, then a JSON-Schema tool's first call, which pays for
+ * its validator, against its second); and the stdio cold start — spawn to the first tools/list answer — of
+ * `mcp-host stdio` (both eras, the bundled command and the same command unbundled) against raw SDK stdio servers,
+ * interleaved.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,13 +14,15 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { fixed, ratio } from "../lib/format.js";
 import { median, percentile } from "../lib/stats.js";
-import { coldStart, type StdioEra } from "../lib/stdio-client.js";
+import { coldStart, type StdioEra, type TimedCall } from "../lib/stdio-client.js";
 import { point, target } from "../lib/targets.js";
 import { emptyOutcome, type Scenario, type ScenarioContext } from "./scenario.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/main.js");
+/** The same command as tsc emits it, not bundled (scripts/bundle-cli.mjs writes it): the bundle's before. */
+const UNBUNDLED_CLI = join(ROOT, "dist/cli/main.unbundled.js");
 const STDIO_PROJECT = fileURLToPath(new URL("../fixtures/stdio-project", import.meta.url));
 const CHILD = (name: string) => fileURLToPath(new URL(`./startup/${name}`, import.meta.url));
 
@@ -77,23 +81,25 @@ interface StdioSubject {
 async function stdioColdStarts(context: ScenarioContext, subjects: readonly StdioSubject[], runs: number) {
   const times = new Map<string, number[]>(subjects.map((s) => [s.id, []]));
   const openings = new Map<string, number[]>(subjects.map((s) => [s.id, []]));
+  const cpu = new Map<string, number[]>(subjects.map((s) => [s.id, []]));
   for (const subject of subjects) await coldStart(subject.args, subject.era, subject.tools); // warm the disk cache, not timed
   for (let round = 0; round < runs; round += 1) {
     for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
       const result = await coldStart(subject.args, subject.era, subject.tools);
       times.get(subject.id)!.push(result.ms);
       openings.get(subject.id)!.push(result.openingMs);
+      if (result.cpuMs !== undefined) cpu.get(subject.id)!.push(result.cpuMs);
     }
     context.log(`  stdio round ${round + 1}/${runs}: ${subjects.map((s) => `${s.label} ${fixed(times.get(s.id)!.at(-1)!)} ms`).join(", ")}`);
   }
-  return { times, openings };
+  return { times, openings, cpu };
 }
 
 export const startupScenario: Scenario = {
   name: "startup",
   title: "Scenario 4 — startup: cache, many extensions, stdio cold start",
   about:
-    "Before the first answer: a 1000-tool selection's build on a cache miss vs a hit (in-process, host.build after forgetBuilt); start-up with 100 extensions offering 5000 tools, in-process phase by phase (zod tools) and through the built CLI (`mcp-host stdio` discovering and importing 100 extension files of JSON-Schema tools, spawn to the first tools/list answer); and the stdio cold start, spawn to the first tools/list answer (opening, then tools/list), of `mcp-host stdio` in both eras against raw SDK v2 (`serveStdio`) and v1 stdio servers with the same echo tool, all plain node, interleaved.",
+    "Before the first answer: a 1000-tool selection's build on a cache miss vs a hit (in-process, host.build after forgetBuilt); start-up with 100 extensions offering 5000 tools, in-process phase by phase (zod tools) and through the built CLI (`mcp-host stdio` discovering and importing 100 extension files of JSON-Schema tools, spawn to the first tools/list answer, then a tool's first call, its second, and another tool's first); and the stdio cold start, spawn to the first tools/list answer (opening, then tools/list), of `mcp-host stdio` in both eras — the bundled command and the same command unbundled — against raw SDK v2 (`serveStdio`) and v1 stdio servers with the same echo tool, all plain node, interleaved.",
   async run(context) {
     const outcome = emptyOutcome();
     const quick = context.options.quick;
@@ -127,30 +133,56 @@ export const startupScenario: Scenario = {
     context.log(" start-up with 100 extensions × 50 tools (built CLI, mcp-host stdio)");
     const project = manyExtensionsProject(100, 50);
     const cliStartups: number[] = [];
+    // The first call of a JSON-Schema tool generates its validator (and the first of all imports the engine); the
+    // second is served from the cache; a third tool, never called before, pays its own generation only.
+    const calls: TimedCall[] = [
+      { name: "ext000_tool_00", arguments: { space: "a" } },
+      { name: "ext000_tool_00", arguments: { space: "b" } },
+      { name: "ext001_tool_00", arguments: { space: "c" } },
+    ];
+    const callRuns: number[][] = [];
     try {
-      for (let i = 0; i < (quick ? 1 : 3); i += 1) cliStartups.push((await coldStart([CLI, "stdio", "--cwd", project], "legacy", 5001 + 1)).ms);
+      for (let i = 0; i < (quick ? 1 : 3); i += 1) {
+        const started = await coldStart([CLI, "stdio", "--cwd", project], "legacy", 5001 + 1, { calls });
+        cliStartups.push(started.ms);
+        callRuns.push(started.callMs);
+      }
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
-    outcome.data.manyExtensions = { inProcess: phases, cliMs: cliStartups };
+    const callMedian = (index: number) => median(callRuns.map((run) => run[index]!));
+    outcome.data.manyExtensions = { inProcess: phases, cliMs: cliStartups, firstCallsMs: callRuns };
 
     context.log(" stdio cold start");
     const host = [CLI, "stdio", "--cwd", STDIO_PROJECT];
     const v2 = [fileURLToPath(new URL("../servers/stdio/sdk-v2-stdio.mjs", import.meta.url))];
     const v1 = [fileURLToPath(new URL("../servers/stdio/sdk-v1-stdio.mjs", import.meta.url))];
+    const unbundled = existsSync(UNBUNDLED_CLI) ? [UNBUNDLED_CLI, "stdio", "--cwd", STDIO_PROJECT] : undefined;
     const subjects: StdioSubject[] = [
       { id: "host-legacy", label: "mcp-host stdio, 2025", args: host, era: "legacy", tools: 2 },
       { id: "host-modern", label: "mcp-host stdio, 2026-07-28", args: host, era: "modern", tools: 2 },
+      ...(unbundled
+        ? [
+            { id: "unbundled-legacy", label: "mcp-host stdio unbundled (before), 2025", args: unbundled, era: "legacy" as const, tools: 2 },
+            { id: "unbundled-modern", label: "mcp-host stdio unbundled (before), 2026-07-28", args: unbundled, era: "modern" as const, tools: 2 },
+          ]
+        : []),
       { id: "v2-legacy", label: "raw SDK v2 stdio, 2025", args: v2, era: "legacy", tools: 1 },
       { id: "v2-modern", label: "raw SDK v2 stdio, 2026-07-28", args: v2, era: "modern", tools: 1 },
       { id: "v1-legacy", label: "raw SDK v1 stdio, 2025", args: v1, era: "legacy", tools: 1 },
     ];
     const loadBefore = (await import("node:os")).loadavg()[0]!;
-    const { times, openings } = await stdioColdStarts(context, subjects, quick ? 3 : 10);
+    const { times, openings, cpu } = await stdioColdStarts(context, subjects, quick ? 3 : 20);
     const stdio = Object.fromEntries(
       subjects.map((s) => [
         s.id,
-        { label: s.label, runsMs: times.get(s.id)!, medianMs: median(times.get(s.id)!), openingMedianMs: median(openings.get(s.id)!) },
+        {
+          label: s.label,
+          runsMs: times.get(s.id)!,
+          medianMs: median(times.get(s.id)!),
+          openingMedianMs: median(openings.get(s.id)!),
+          ...(cpu.get(s.id)!.length > 0 ? { cpuMedianMs: median(cpu.get(s.id)!) } : {}),
+        },
       ]),
     );
     outcome.data.stdio = { ...stdio, loadAverage1mBefore: loadBefore };
@@ -180,12 +212,17 @@ export const startupScenario: Scenario = {
             "built CLI: spawn `mcp-host stdio` → first tools/list answer (discovery, 100 imports, 5001 tools + list_server_toolsets)",
             fixed(median(cliStartups)),
           ],
+          ["built CLI: first call of a JSON-Schema tool (loads the schema engine, generates its validator)", fixed(callMedian(0), 2)],
+          ["built CLI: second call of that tool (validator cached)", fixed(callMedian(1), 2)],
+          ["built CLI: first call of another tool (generates its validator)", fixed(callMedian(2), 2)],
         ],
-        notes: [`${phases.length} fresh in-process runs, ${cliStartups.length} CLI runs.`],
+        notes: [
+          `${phases.length} fresh in-process runs, ${cliStartups.length} CLI runs. A call is timed from send to answer over stdio; the tools/list before it generated no validator.`,
+        ],
       },
       {
         title: "stdio cold start: spawn → first tools/list answer",
-        columns: ["server", "median ms", "p90 ms", "min ms", "opening answered (median ms)", "runs", "÷ raw SDK v2 same era"],
+        columns: ["server", "median ms", "p90 ms", "min ms", "opening answered (median ms)", "CPU by the answer (median ms)", "runs", "÷ raw SDK v2 same era"],
         rows: subjects.map((s) => {
           const sorted = [...times.get(s.id)!].sort((a, b) => a - b);
           const base = s.era === "legacy" ? med("v2-legacy") : med("v2-modern");
@@ -195,16 +232,27 @@ export const startupScenario: Scenario = {
             fixed(percentile(sorted, 90)),
             fixed(sorted[0]!),
             fixed(median(openings.get(s.id)!)),
+            cpu.get(s.id)!.length > 0 ? fixed(median(cpu.get(s.id)!)) : "",
             String(sorted.length),
             s.id.startsWith("v2") ? "" : ratio(median(sorted) / base),
           ];
         }),
         notes: [
-          `All plain node (mcp-host's built dist/cli/main.js with bench/fixtures/stdio-project); 1-minute load average before: ${loadBefore.toFixed(2)}.`,
+          `All plain node (mcp-host's built dist/cli/main.js, the bundle, and dist/cli/main.unbundled.js, the same command as tsc emits it, with bench/fixtures/stdio-project); CPU is what the server's threads had run by the answer (Linux /proc), steadier than wall time on a shared machine; 1-minute load average before: ${loadBefore.toFixed(2)}.`,
         ],
       },
     ];
+    const bundleRatios = unbundled
+      ? [
+          { name: "mcp-host stdio cold start, bundled ÷ unbundled, 2025 (< 1: the bundle is faster)", value: med("host-legacy") / med("unbundled-legacy") },
+          {
+            name: "mcp-host stdio cold start, bundled ÷ unbundled, 2026-07-28 (< 1: the bundle is faster)",
+            value: med("host-modern") / med("unbundled-modern"),
+          },
+        ]
+      : [];
     outcome.ratios = [
+      ...bundleRatios,
       { name: "build cache miss ÷ hit, 1000 tools", value: miss / hit },
       { name: "raw SDK v2 stdio ÷ mcp-host stdio cold start, 2025 era (> 1: host faster)", value: med("v2-legacy") / med("host-legacy") },
       { name: "raw SDK v2 stdio ÷ mcp-host stdio cold start, 2026-07-28 (> 1: host faster)", value: med("v2-modern") / med("host-modern") },

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCli } from "../../src/cli/args.js";
@@ -59,6 +60,24 @@ function authorization(token: string | undefined): Record<string, string> {
   return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
 
+/**
+ * One POST on a connection of its own. On a pooled keep-alive connection the every-combination test's probes were
+ * reset (ECONNRESET) once the schema's sections made thousands of in-process reloads run between two probes: the
+ * server's keep-alive timeout closed the idle connection as the next probe was written on it.
+ */
+function postOnItsOwnConnection(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 async function post(
   url: URL,
   token: string | undefined,
@@ -66,9 +85,8 @@ async function post(
   params: Record<string, unknown>,
   name?: string,
 ): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: "POST", headers: { ...modernHeaders(method, name), ...authorization(token) }, body: modernBody(method, params) });
-  const text = await response.text();
-  return { status: response.status, body: text.length > 0 && response.status < 300 ? lastRpcMessage(text) : undefined };
+  const { status, text } = await postOnItsOwnConnection(url, { ...modernHeaders(method, name), ...authorization(token) }, modernBody(method, params));
+  return { status, body: text.length > 0 && status < 300 ? lastRpcMessage(text) : undefined };
 }
 
 /**

@@ -214,4 +214,41 @@ describe("the lingering close's bounds", { timeout: 60_000 }, () => {
     await clock.advance(1);
     await closed;
   });
+
+  it("leaves nothing on a keep-alive connection once each early-answered body has been read", async () => {
+    // Before: each early answer added a `close` listener to the connection that stayed until it closed, so twelve
+    // refused uploads on one keep-alive connection held twelve (and Node warned of a leak at eleven).
+    const { url, served } = await serveHost(cleanup, [echo], { http: { auth: AUTH } });
+    const connections: Socket[] = [];
+    served.http.on("connection", (socket: Socket) => connections.push(socket));
+    const client = connect(Number(url.port), url.hostname);
+    cleanup.add(() => void client.destroy());
+    let text = "";
+    let answers = 0;
+    let next: (() => void) | undefined;
+    client.on("data", (data: Buffer) => {
+      text += data.toString("utf8");
+      // Each 401's body is a JSON object of known length: count the heads, wake the writer per answer.
+      const heads = text.split("HTTP/1.1 401 ").length - 1;
+      if (heads > answers) {
+        answers = heads;
+        next?.();
+      }
+    });
+    const head = Object.entries({ host: url.host, "content-length": "2000", ...postHeaders() }).map(([n, v]) => `${n}: ${v}\r\n`);
+    const listeners: number[] = [];
+    for (let round = 1; round <= 12; round += 1) {
+      const answered = new Promise<void>((resolve) => (next = resolve));
+      client.write(`POST ${url.pathname} HTTP/1.1\r\n${head.join("")}\r\n${" ".repeat(1000)}`);
+      await answered;
+      // The answer came before the rest of the body: now it comes, and is read and dropped.
+      client.write(" ".repeat(1000));
+      assert.equal(connections.length, 1, "one keep-alive connection carries every round");
+      listeners.push(connections[0]!.listenerCount("close"));
+    }
+    assert.equal(answers, 12);
+    // The count read right after a round may still hold that round's listener (its body's end is on its way): the
+    // count does not grow with the rounds.
+    assert.ok(Math.max(...listeners) <= listeners[0]! + 1, `close listeners on the connection per round: ${listeners.join(", ")}`);
+  });
 });

@@ -15,9 +15,13 @@ export interface McpHostDependency {
   from: "registry" | "tarball" | "folder";
 }
 
-/** This package's folder (dist/cli/scaffold/ is three levels down), its symlinks resolved. */
+/**
+ * This package's folder (dist/cli/scaffold/ is three levels down; the bundled CLI's chunks, scripts/bundle-cli.mjs,
+ * sit in dist/cli/, two), its symlinks resolved.
+ */
 export function runningPackageDir(): string {
-  return realpathSync(fileURLToPath(new URL("../../../", import.meta.url))).replace(/[/\\]$/, "");
+  const up = (import.meta as ImportMeta & { mcpHostBundle?: boolean }).mcpHostBundle === true ? "../../" : "../../../";
+  return realpathSync(fileURLToPath(new URL(up, import.meta.url))).replace(/[/\\]$/, "");
 }
 
 /** npm's record of how the package at `key` (e.g. `node_modules/mcp-host`) under `root` was installed. */

@@ -16,10 +16,13 @@ export const QUEUE_PER_WORKER = 16;
 const IDLE_MS = 30_000;
 
 /**
- * The worker's entry: the built JavaScript next to this file, or — when the host itself runs from its TypeScript
- * source (tests under tsx) — a bootstrap that teaches the worker TypeScript first.
+ * The worker's entry: the built JavaScript next to this file (dist/host/isolation/); from the bundled CLI, where this
+ * code sits in a chunk in dist/cli/ (scripts/bundle-cli.mjs), that same file; or — when the host itself runs from its
+ * TypeScript source (tests under tsx) — a bootstrap that teaches the worker TypeScript first.
  */
 function workerEntry(): string {
+  if ((import.meta as ImportMeta & { mcpHostBundle?: boolean }).mcpHostBundle === true)
+    return fileURLToPath(new URL("../host/isolation/tool-worker.js", import.meta.url));
   const fromSource = import.meta.url.endsWith(".ts");
   return fileURLToPath(new URL(fromSource ? "./tool-worker-source.mjs" : "./tool-worker.js", import.meta.url));
 }

@@ -34,12 +34,17 @@ function announcesBody(req: IncomingMessage): boolean {
 function dropRest(req: IncomingMessage, socket: Socket, bounds: LingerBounds): void {
   let left = bounds.maxBytes;
   const timer = bounds.clock.setTimeout(() => socket.destroy(), bounds.maxMs);
-  socket.once("close", () => timer.clear());
+  const clear = () => timer.clear();
+  socket.once("close", clear);
   req.on("data", (chunk: Buffer) => {
     left -= chunk.length;
     if (left < 0) socket.destroy();
   });
-  req.once("end", () => timer.clear());
+  // A keep-alive socket carries many requests: what this one added to it goes when its body has been read.
+  req.once("end", () => {
+    clear();
+    socket.removeListener("close", clear);
+  });
   req.resume();
 }
 

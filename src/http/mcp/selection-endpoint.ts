@@ -14,6 +14,7 @@ import { toolsetsBehind, type BuildId } from "../../host/build/build-id.js";
 import { createSdkServer } from "../../host/protocol/sdk-server.js";
 import { checkSubscriptions, type SubscriptionLimits } from "../../host/protocol/subscriptions.js";
 import { paramHeaderMismatch } from "../../host/protocol/param-headers.js";
+import { onResponseClose } from "../edge/connection-tracker.js";
 import { header, looksModern } from "../edge/era-sniff.js";
 import type { HostServing } from "../../host/serving-port.js";
 import { sendInBandError, sendJsonRpcError } from "../edge/jsonrpc-response.js";
@@ -157,7 +158,7 @@ export class SelectionEndpoint {
    */
   async handle(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.inFlight += 1;
-    res.once("close", () => (this.inFlight -= 1));
+    onResponseClose(res, () => (this.inFlight -= 1));
     if (this.context.legacy === "stateful" && (await serveLegacy(this.context.legacyServing, facts, req, res, this.key, build))) return;
     if ((req.method === "GET" || req.method === "DELETE") && this.context.legacy !== "stateless") {
       sendJsonRpcError(
@@ -206,7 +207,7 @@ export class SelectionEndpoint {
     const uris = listenedUris(body);
     if (uris.length === 0) return;
     const releases = uris.map((uri) => events.followResource(uri));
-    res.once("close", () => {
+    onResponseClose(res, () => {
       for (const release of releases) release();
     });
   }

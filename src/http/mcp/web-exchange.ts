@@ -9,6 +9,7 @@
  * backpressure, and cancelled when the client leaves.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { onResponseClose } from "../edge/connection-tracker.js";
 import { carryFacts, type RequestFacts } from "../edge/request-facts.js";
 
 /**
@@ -37,7 +38,8 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, facts: R
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const abort = new AbortController();
-  res.once("close", () => {
+  // On the response's one shared `close` listener (the drain and the caller's limits use the same one).
+  onResponseClose(res, () => {
     if (!res.writableFinished) abort.abort();
   });
   const request = new ExchangeRequest(url, { method: req.method ?? "GET", headers }, abort.signal);
@@ -73,8 +75,12 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   // Headers of a stream go out at once: a client waits for them before it reads a listen stream's first event.
   res.flushHeaders();
   const reader = response.body.getReader();
-  const gone = new Promise<void>((resolve) => res.once("close", () => resolve()));
-  res.once("close", () => void reader.cancel().catch(() => {}));
+  const gone = new Promise<void>((resolve) =>
+    onResponseClose(res, () => {
+      resolve();
+      void reader.cancel().catch(() => {});
+    }),
+  );
   try {
     for (;;) {
       const { done, value } = await reader.read();
