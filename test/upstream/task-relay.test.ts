@@ -137,6 +137,24 @@ describe("the gateway relays upstream MCP tasks", { timeout: 60_000 }, () => {
     assert.ok(!seen.text().includes(upstream.taskIds[0]!), "the upstream's task id never reaches the client");
   });
 
+  it("cancels the upstream's task when the client cancels while the relayed question waits for its answer", async () => {
+    const { upstream, url } = await relay();
+    const created = await rpc(url, "tools/call", { name: "deploy", arguments: {} });
+    const taskId = created.result.taskId as string;
+    await untilStatus(url, taskId, "input_required");
+    assert.equal(taskRequests(upstream, "tasks/cancel").length, 0);
+    const ack = await rpc(url, "tasks/cancel", { taskId });
+    assert.equal(ack.error, undefined, JSON.stringify(ack));
+    assert.equal((await untilStatus(url, taskId, "cancelled")).status, "cancelled");
+    // No round of the gateway's handler runs while the question waits: the cleanup the round left sends the cancel.
+    await upstream.received("tasks/cancel");
+    assert.deepEqual(
+      taskRequests(upstream, "tasks/cancel").map((r) => r.params?.taskId),
+      [upstream.taskIds[0]],
+      "one tasks/cancel, for the upstream's task",
+    );
+  });
+
   it("asks for approval first (approval: always), then relays the upstream's task", async () => {
     const { upstream, url } = await relay("always");
     // The approval is asked on the request, before the call is a task (as the spec advises for such questions).

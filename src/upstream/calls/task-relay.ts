@@ -222,6 +222,9 @@ class UpstreamTask {
       await this.cancel();
       return this.failed(`asked the client for ${missing.join(" and ")}, which this client did not declare it can answer`);
     }
+    // The client may cancel (or never answer) while the host task waits: no round runs then, so the upstream's task
+    // is cancelled from here.
+    ctx.task.onAbandon(() => this.cancel());
     return inputRequired({
       inputRequests: this.scrub(requests) as never,
       requestState: encodeState({ k: "task", t: this.target.key, id: this.taskId }),
