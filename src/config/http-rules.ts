@@ -4,7 +4,7 @@
  * client address above the cap in all would never apply, and every address `http.trustProxy` lists must be one
  * `proxy-addr` (express's parser of it) reads.
  */
-import proxyAddr from "proxy-addr";
+import { createRequire } from "node:module";
 import type { PathProblem } from "./problems.js";
 import { HTTP_TIMING_DEFAULTS, isRecord } from "./schema-parts.js";
 
@@ -43,13 +43,19 @@ export function httpProblems(http: unknown): PathProblem[] {
   return out;
 }
 
+/** proxy-addr's parser, loaded only for a config that lists proxies: `mcp-host stdio` and most configs never do. */
+function compileTrust(entries: string[]): void {
+  const proxyAddr = createRequire(import.meta.url)("proxy-addr") as typeof import("proxy-addr");
+  proxyAddr.compile(entries);
+}
+
 /** Each entry of a `trustProxy` list that is not an address, a CIDR or a range name. */
 function trustProxyProblems(trust: unknown): PathProblem[] {
   if (!Array.isArray(trust)) return [];
   return trust.flatMap((entry, i) => {
     if (typeof entry !== "string" || entry === "") return [];
     try {
-      proxyAddr.compile([entry]);
+      compileTrust([entry]);
       return [];
     } catch {
       return [

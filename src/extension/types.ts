@@ -115,6 +115,16 @@ export interface TaskControl {
   start(statusMessage?: string): Promise<void>;
   /** Sets the task's `statusMessage`: what `tasks/get` shows while it works. Does nothing before the call is a task. */
   status(message: string): void;
+  /**
+   * Runs `cleanup` if the task ends while it waits for the client's answers — cancelled, expired, or failed as the
+   * host stops. No round of the handler runs then, so no signal reaches it: this is how a round that returned
+   * `inputRequired(...)` lets go of what it holds elsewhere (the gateway cancels the upstream's task). Asked again
+   * each round: the next round, once the client answers, starts with none.
+   * @example
+   * ctx.task?.onAbandon(() => upstream.cancel(jobId));
+   * return inputRequired({ inputRequests: { confirm }, requestState: jobId });
+   */
+  onAbandon(cleanup: () => unknown): void;
 }
 
 /** Whether a tool may run as an MCP task (docs/tasks.md). */

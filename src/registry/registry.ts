@@ -21,6 +21,7 @@ import { compareNames } from "../compare.js";
 import { guardOnExit } from "./connect/exit-guard.js";
 import type { ForwardRequest } from "./forward/forwarder.js";
 import { normalised, plainName } from "./forward/forwardable.js";
+import { httpForwardingLoaded } from "./forward/http-forwarder.js";
 import { resolveLimits, type Limits } from "./limits.js";
 import type {
   CallToolOptions,
@@ -105,6 +106,49 @@ export class McpRegistry implements AsyncDisposable {
   }
 
   /**
+   * The extensions a server declared (`capabilities.extensions`), once connected; undefined before, and for an
+   * unknown server.
+   * @example
+   * registry.extensionsOf("builds")?.["io.modelcontextprotocol/tasks"] !== undefined
+   */
+  extensionsOf(server: string): Readonly<Record<string, unknown>> | undefined {
+    if (!this.table.has(server)) return undefined;
+    const extensions = (this.table.get(server).connection.serverCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    return extensions;
+  }
+
+  /**
+   * Sends one task request (`tasks/get`, `tasks/update`, `tasks/cancel`) to a 2026-07-28 server, on its connection's
+   * raw channel — with its credentials, under its time limits and answer limits — declaring `extensions` (the tasks
+   * extension) for it; resolves with what the server answered. Throws McpHostError as readResource does (an upstream's
+   * JSON-RPC error is its `cause`, a ProtocolError); MCP_CALL_FAILED when the connection has no raw channel (an
+   * OAuth or auth-strategy server, a custom transport).
+   * @example
+   * const task = await registry.taskRequest("builds", "tasks/get", { taskId }, { extensions: { "io.modelcontextprotocol/tasks": {} } });
+   */
+  async taskRequest(
+    server: string,
+    method: "tasks/get" | "tasks/update" | "tasks/cancel",
+    params: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number; extensions?: Readonly<Record<string, object>> } = {},
+  ): Promise<Record<string, unknown>> {
+    await this.ready();
+    await httpForwardingLoaded();
+    if (!this.table.has(server)) throw new McpHostError("MCP_SERVER_UNKNOWN", `no server is named "${server}"`, { server });
+    const taskId = typeof params.taskId === "string" ? params.taskId : undefined;
+    const request: ForwardRequest = { method, params, ...defined({ name: taskId, extensions: options.extensions }) };
+    const noChannel = () => {
+      throw new McpHostError(
+        "MCP_CALL_FAILED",
+        `${method} cannot be sent to server "${server}": its connection has no raw channel (OAuth, an auth strategy or a custom transport)`,
+        { server },
+      );
+    };
+    const requestOptions = { ...defined({ signal: options.signal, timeoutMs: options.timeoutMs }), forward: true, inputRequired: "return" as const };
+    return this.request<Record<string, unknown>>(server, `${method}`, requestOptions, noChannel, request, method !== "tasks/update");
+  }
+
+  /**
    * Connects to every server and lists it, in parallel under one deadline (`startupTimeoutMs`). Never throws for a
    * server's failure: see `unavailable`. Optional: every operation connects lazily. Idempotent.
    * @example
@@ -180,6 +224,8 @@ export class McpRegistry implements AsyncDisposable {
     options: CallToolOptions & { inputRequired?: M } = {},
   ): Promise<MaybeInputRequired<M, CallToolResult>> {
     await this.ready();
+    // A call that declares an extension goes on the raw channel only: wait for it rather than take a client round.
+    if (options.extensions !== undefined) await httpForwardingLoaded();
     return runToolCall(
       {
         index: this.table.index,
@@ -300,12 +346,19 @@ export class McpRegistry implements AsyncDisposable {
   }
 
   /** readResource and getPrompt: a read, safe to repeat; its failure is thrown as an McpHostError. */
-  private async request<T>(server: string, what: string, options: RegistryRequestOptions, send: Send, forwardable?: ForwardRequest): Promise<T> {
+  private async request<T>(
+    server: string,
+    what: string,
+    options: RegistryRequestOptions,
+    send: Send,
+    forwardable?: ForwardRequest,
+    mayRerun = true,
+  ): Promise<T> {
     const upstream = this.table.get(server);
     const call = { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) };
-    const invoke = () => this.invoke<T>(upstream, call, true, options, send);
+    const invoke = () => this.invoke<T>(upstream, call, mayRerun, options, send);
     try {
-      return await (forwardable && this.forwards(options) ? this.forward<T>(upstream, call, true, options, forwardable, invoke) : invoke());
+      return await (forwardable && this.forwards(options) ? this.forward<T>(upstream, call, mayRerun, options, forwardable, invoke) : invoke());
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
       const subject = `${what} on server "${server}"`;

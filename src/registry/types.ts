@@ -313,6 +313,11 @@ export interface CallToolOptions extends InputRoundOptions {
    * the client round as always.
    */
   forward?: boolean;
+  /**
+   * Extensions to declare to a 2026-07-28 server on this call only (its `_meta` envelope), e.g. the tasks extension
+   * when the gateway's own caller declared it. Only a forwarded call declares them; a client round never does.
+   */
+  extensions?: Readonly<Record<string, object>>;
 }
 
 /** Per-call options of readResource and getPrompt. */

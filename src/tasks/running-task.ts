@@ -41,6 +41,8 @@ export class RunningTask {
   private answers: Record<string, unknown> = {};
   private state: unknown;
   private cancelRequested = false;
+  /** What the last round asked to run if the task ends while it waits for answers (TaskControl.onAbandon). */
+  private abandonCleanups: Array<() => unknown> = [];
 
   constructor(
     readonly task: StoredTask,
@@ -51,6 +53,11 @@ export class RunningTask {
 
   get taskId(): string {
     return this.task.taskId;
+  }
+
+  /** Keeps `cleanup` to run if the task ends while it waits for the client's answers. */
+  onAbandon(cleanup: () => unknown): void {
+    if (!isTerminal(this.task.status)) this.abandonCleanups.push(cleanup);
   }
 
   /** Sets what `tasks/get` shows while the task works. */
@@ -100,6 +107,7 @@ export class RunningTask {
     }
     const inputs: RoundInputs = { inputResponses: this.answers, requestState: this.state };
     this.answers = {};
+    this.abandonCleanups = [];
     this.round += 1;
     this.task.status = "working";
     delete this.task.inputRequests;
@@ -119,14 +127,30 @@ export class RunningTask {
     if (isTerminal(this.task.status)) return;
     this.cancelRequested = true;
     this.controller.abort(new Error(reason));
-    if (this.task.status === "input_required") await this.end("cancelled", { statusMessage: reason });
+    if (this.task.status === "input_required") {
+      this.abandoned();
+      await this.end("cancelled", { statusMessage: reason });
+    }
   }
 
   /** Ends the task as failed (the host stops, the task expired) and stops its handler. */
   async fail(error: TaskError): Promise<void> {
     if (isTerminal(this.task.status)) return;
     this.controller.abort(new Error(error.message));
+    if (this.task.status === "input_required") this.abandoned();
     await this.end("failed", { error, statusMessage: error.message });
+  }
+
+  /** The task ends while it waits: what the last round left to clean up runs now, each on its own, never awaited. */
+  private abandoned(): void {
+    const cleanups = this.abandonCleanups;
+    this.abandonCleanups = [];
+    for (const cleanup of cleanups) {
+      // A cleanup that throws or rejects must not keep the task from ending, nor the other cleanups from running.
+      void Promise.resolve()
+        .then(cleanup)
+        .catch(() => {});
+    }
   }
 
   private async ask(inputRequests: Record<string, unknown>, state: unknown): Promise<void> {

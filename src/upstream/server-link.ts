@@ -13,6 +13,7 @@ import { McpRegistry, type WatchStream } from "../registry/index.js";
 import type { SecretRedactor } from "../secret-redactor.js";
 import { backoffDelay, type Backoff } from "./backoff.js";
 import { PausedCalls } from "./calls/paused-calls.js";
+import { declaresTasks } from "./calls/task-relay.js";
 import type { UpstreamCallObserver } from "./calls/call-observer.js";
 import type { ServerCalls } from "./calls/tool-handler.js";
 import type { GatewayServerConfig } from "./gateway-options.js";
@@ -101,6 +102,7 @@ export class ServerLink {
       paused: this.paused,
       unreachable: () => this.noticeDown(),
       redactor: deps.redactor,
+      clock: deps.clock,
       ...defined({ observer: deps.observer }),
     };
     this.offerNow = this.emptyOffer();
@@ -192,7 +194,8 @@ export class ServerLink {
     ]);
     if (this.state === "closed") return undefined;
     const instructions = registry.instructionsOf(this.name);
-    const listing = { tools, resources, templates, prompts, ...defined({ instructions, skills }) };
+    const tasks = registry.eraOf(this.name) === "modern" && declaresTasks(registry.extensionsOf(this.name));
+    const listing = { tools, resources, templates, prompts, tasks, ...defined({ instructions, skills }) };
     this.offerNow = serverOffer({ server: this.name, config: this.config, calls: this.calls, listing, filter: this.filter });
     this.everListed = true;
     this.state = registry.unavailable.length > 0 ? "unavailable" : "up";

@@ -1,7 +1,8 @@
 // What `mcp-host stdio` loads before its first answer (issue 12, scenario 4: a desktop client spawns a stdio server
 // per session and waits for it). In a desktop-like folder — a package.json and one extension with no JSON Schema, no
 // config file — the packages that only some deployments need stay unloaded: express (HTTP), ajv (JSON Schemas),
-// piscina (isolated tools), prom-client (metrics), yaml (config files), the SDK client (the gateway).
+// piscina (isolated tools), prom-client (metrics), yaml (config files), the SDK client (the gateway), proxy-addr
+// (a config that lists trusted proxies).
 // A --require preload writes the CommonJS module cache at exit; each of these packages is CommonJS and would show.
 import { afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -16,7 +17,7 @@ const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 before(() => assertBuilt());
 
-const NOT_ON_THE_WAY = ["express", "ajv", "piscina", "prom-client", "yaml", "@modelcontextprotocol/client", "undici"];
+const NOT_ON_THE_WAY = ["express", "ajv", "piscina", "prom-client", "yaml", "@modelcontextprotocol/client", "undici", "proxy-addr"];
 
 function desktopFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), "mcp-host-cold-"));

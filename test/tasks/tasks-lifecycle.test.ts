@@ -160,6 +160,46 @@ describe("MCP tasks over HTTP", { timeout: 60_000 }, () => {
     assert.equal((await rpc(url, "tasks/get", { taskId: "nosuch" })).error?.code, -32602);
   });
 
+  it("runs what a round left to clean up when its task is cancelled while it waits for answers, and not after answers", async () => {
+    const cleaned: string[] = [];
+    const hold: McpExtension = {
+      name: "hold",
+      tools: [
+        {
+          name: "hold_and_ask",
+          taskSupport: "optional",
+          handler: async (_args, ctx) => {
+            const round = Number(ctx.requestState<string>() ?? "0") + 1;
+            await ctx.task?.start();
+            if (round > 2) return text("released");
+            ctx.task?.onAbandon(() => cleaned.push(`round ${round}`));
+            // A cleanup that fails must not keep the task from ending or the other cleanups from running.
+            ctx.task?.onAbandon(() => {
+              throw new Error("cleanup failed");
+            });
+            return inputRequired({
+              inputRequests: {
+                confirm: { method: "elicitation/create", params: { mode: "form", message: "go on?", requestedSchema: { type: "object", properties: {} } } },
+              },
+              requestState: String(round),
+            } as never);
+          },
+        },
+      ],
+    };
+    const { url } = await serveHost(cleanup, [hold]);
+    const taskId = await startTask(url, "hold_and_ask");
+    await untilStatus(url, taskId, "input_required");
+    // Answered: the next round starts with no cleanup left from the first.
+    await rpc(url, "tasks/update", { taskId, inputResponses: { confirm: { action: "accept", content: {} } } });
+    const second = await untilStatus(url, taskId, "input_required");
+    assert.deepEqual(Object.keys(second.inputRequests), ["confirm#2"]);
+    assert.deepEqual(cleaned, []);
+    await rpc(url, "tasks/cancel", { taskId });
+    assert.equal((await untilStatus(url, taskId, "cancelled")).status, "cancelled");
+    assert.deepEqual(cleaned, ["round 2"], "the waiting round's cleanup ran, once");
+  });
+
   it("gives a 2025-era session that declared the extension at initialize tasks too", async () => {
     const gates = gate();
     const { url } = await serveHost(cleanup, [jobs(gates, [])]);

@@ -9,7 +9,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { ToolHandler } from "../../extension/types.js";
 import type { BuildTables, CompiledTool } from "./build-tables.js";
 import type { CompiledSchema } from "./compile-schema.js";
-import { searchableOf, ToolSearchIndex } from "./tool-search-index.js";
+import type { ToolSearchIndex } from "./tool-search-index.js";
 import { defined } from "../../defined.js";
 
 export const FIND_TOOLS = "find_tools";
@@ -103,10 +103,19 @@ function describeMatch(tool: CompiledTool): Record<string, unknown> {
 
 function findTools(catalogue: BuildTables, toolsetText: (toolset: string) => string): CompiledTool {
   const tools = catalogueTools(catalogue);
-  // Made on the first search and kept with the build: a build that is never searched never pays for it.
-  let index: ToolSearchIndex | undefined;
-  const handler: ToolHandler = (args) => {
-    index ??= new ToolSearchIndex(tools.map(searchableOf), toolsetText);
+  // Made on the first search and kept with the build: a build that is never searched never pays for it, and a host
+  // that serves no search mode never loads the search engine (MiniSearch) at all. One promise: concurrent first
+  // searches share one index.
+  let indexing: Promise<ToolSearchIndex> | undefined;
+  const handler: ToolHandler = async (args) => {
+    indexing ??= import("./tool-search-index.js").then(
+      ({ searchableOf, ToolSearchIndex }) => new ToolSearchIndex(tools.map(searchableOf), toolsetText),
+      (error: unknown) => {
+        indexing = undefined;
+        throw error;
+      },
+    );
+    const index = await indexing;
     const query = String(args.query);
     const limit = typeof args.limit === "number" ? args.limit : FIND_TOOLS_DEFAULT_LIMIT;
     const matches = index.search(query, limit).map((match) => describeMatch(tools[match.index]!));

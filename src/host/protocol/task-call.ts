@@ -101,6 +101,8 @@ class TaskableCall {
   private readonly made = deferred<RunningTask | undefined>();
   private running: RunningTask | undefined;
   private readonly control: TaskControl;
+  /** Cleanups asked for before the call became a task: handed to the task once it exists. */
+  private readonly abandonBeforeTask: Array<() => unknown> = [];
 
   constructor(
     private readonly parts: { deps: CallToolDeps; board: TaskBoard; tool: CompiledTool; args: Record<string, unknown>; request: ToolRequest; release(): void },
@@ -119,6 +121,10 @@ class TaskableCall {
         await this.made.promise;
       },
       status: (message: string) => this.running?.status(message),
+      onAbandon: (cleanup: () => unknown) => {
+        if (this.running === undefined) this.abandonBeforeTask.push(cleanup);
+        else this.running.onAbandon(cleanup);
+      },
     };
   }
 
@@ -169,6 +175,7 @@ class TaskableCall {
       }
     }
     this.running = running;
+    for (const cleanup of this.abandonBeforeTask.splice(0)) running.onAbandon(cleanup);
     requestSignal.removeEventListener("abort", onRequestAbort);
     // From now on the task's cancellation stops the handler.
     running.controller.signal.addEventListener("abort", () => this.controller.abort(running.controller.signal.reason), { once: true });

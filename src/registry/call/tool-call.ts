@@ -131,7 +131,8 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
   try {
     if (deps.forward !== undefined && forwardableTool(tool.definition)) {
       const params = { name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
-      result = await deps.forward(target, call, mayRerun, { method: "tools/call", name: tool.upstreamName, params }, invoke);
+      const request = { method: "tools/call" as const, name: tool.upstreamName, params, ...(options.extensions ? { extensions: options.extensions } : {}) };
+      result = await deps.forward(target, call, mayRerun, request, invoke);
     } else result = await invoke();
   } catch (error) {
     if (error instanceof UpstreamFailure) return failureResult(deps, target, tool.name, error, options);

@@ -11,6 +11,7 @@ import {
   type JSONRPCMessage,
   type McpSubscription,
   type PriorDiscovery,
+  type ServerCapabilities,
   type Transport,
 } from "@modelcontextprotocol/client";
 import type { Clock } from "../../clock.js";
@@ -114,6 +115,11 @@ export class ServerConnection {
     readonly spec: ServerSpecification,
     private readonly deps: ConnectionDeps,
   ) {}
+
+  /** What the server declared it supports, once connected. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
 
   /** The negotiated era, once connected. */
   get era(): "legacy" | "modern" | undefined {

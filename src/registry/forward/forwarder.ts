@@ -7,15 +7,33 @@
  */
 import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/client";
 
-/** The methods a channel forwards. */
-export type ForwardedMethod = "tools/call" | "resources/read" | "prompts/get";
+/** The methods a channel forwards (the task methods: to follow an upstream's task, docs/gateway.md "Tasks"). */
+export type ForwardedMethod = "tools/call" | "resources/read" | "prompts/get" | "tasks/get" | "tasks/update" | "tasks/cancel";
 
 /** One request to forward: its method and params (the caller's `_meta` included; the channel adds its own keys). */
 export interface ForwardRequest {
   method: ForwardedMethod;
   params: Record<string, unknown> & { _meta?: Record<string, unknown> };
-  /** The tool's or prompt's upstream name, for the `Mcp-Name` header of a 2026-07-28 request. */
+  /** The tool's or prompt's upstream name (a task method: the task's id), for the `Mcp-Name` header of a 2026-07-28 request. */
   name?: string;
+  /** Extensions this request declares beyond the connection's own capabilities (2026-07-28: merged into the envelope). */
+  extensions?: Readonly<Record<string, object>>;
+}
+
+/**
+ * The `_meta` a 2026-07-28 request carries: the connection's envelope, the request's own keys over it, and the
+ * extensions the request declares merged into the envelope's client capabilities.
+ * @example
+ * requestMeta(envelope, { name: "job", params: {}, method: "tools/call", extensions: { "io.modelcontextprotocol/tasks": {} } })
+ */
+export function requestMeta(envelope: Readonly<Record<string, unknown>> | undefined, request: ForwardRequest): Record<string, unknown> {
+  const meta: Record<string, unknown> = { ...envelope, ...request.params._meta };
+  if (request.extensions !== undefined && envelope !== undefined) {
+    const key = "io.modelcontextprotocol/clientCapabilities";
+    const capabilities = (meta[key] ?? {}) as { extensions?: Record<string, object> };
+    meta[key] = { ...capabilities, extensions: { ...capabilities.extensions, ...request.extensions } };
+  }
+  return meta;
 }
 
 /** Where a forwarded request's outcome goes; exactly one of `result` and `fail` is called, once. */

@@ -18,7 +18,7 @@ import { type AnswerLimits, tooDeep, tooLarge } from "../answers/answer-limits.j
 import { JsonScan } from "../answers/json-scan.js";
 import { type SseEvents, sseEvents } from "../answers/sse-events.js";
 import { ForwardedRequests } from "./forwarded-requests.js";
-import type { Forwarder, ForwardHandle, ForwardRequest, ForwardSink } from "./forwarder.js";
+import { requestMeta, type Forwarder, type ForwardHandle, type ForwardRequest, type ForwardSink } from "./forwarder.js";
 
 export interface HttpForwarderOptions {
   url: URL;
@@ -58,6 +58,16 @@ export function httpForwardingReady(): boolean {
     () => undefined, // not installed or broken: every call keeps its client round
   );
   return false;
+}
+
+/**
+ * Resolves once undici is loaded (or could not be): for a request that must go on the raw channel — one that declares
+ * an extension only the channel can declare (a task relay) — rather than take a client round meanwhile.
+ * @example
+ * await httpForwardingLoaded();
+ */
+export async function httpForwardingLoaded(): Promise<void> {
+  if (!httpForwardingReady()) await loading;
 }
 
 /** What a non-2xx answer without a JSON-RPC body means (404 in a session: it expired, so nothing ran). */
@@ -104,7 +114,7 @@ export class HttpForwarder implements Forwarder {
 
   send(request: ForwardRequest, sink: ForwardSink): ForwardHandle {
     const id = this.requests.add(sink);
-    const meta = { ...this.options.envelope, ...request.params._meta, progressToken: id };
+    const meta = { ...requestMeta(this.options.envelope, request), progressToken: id };
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: request.method, params: { ...request.params, _meta: meta } });
     const { limits } = this.options;
     let controller: Dispatcher.DispatchController | undefined;

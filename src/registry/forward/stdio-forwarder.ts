@@ -6,7 +6,7 @@
  */
 import type { StdioProcessTransport } from "../connect/stdio-process.js";
 import type { ForwardedRequests } from "./forwarded-requests.js";
-import type { Forwarder, ForwardHandle, ForwardRequest, ForwardSink } from "./forwarder.js";
+import { requestMeta, type Forwarder, type ForwardHandle, type ForwardRequest, type ForwardSink } from "./forwarder.js";
 
 /**
  * @example
@@ -22,7 +22,7 @@ export function stdioForwarder(
     era,
     send(request: ForwardRequest, sink: ForwardSink): ForwardHandle {
       const id = requests.add(sink);
-      const params = { ...request.params, _meta: { ...envelope, ...request.params._meta, progressToken: id } };
+      const params = { ...request.params, _meta: { ...requestMeta(envelope, request), progressToken: id } };
       transport.send({ jsonrpc: "2.0", id, method: request.method, params }).catch((error: unknown) => {
         if (requests.drop(id)) sink.fail(error); // never written: the pipe was gone (safe to send again)
       });

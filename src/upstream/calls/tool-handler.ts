@@ -6,7 +6,9 @@
  * - approval (`approval: destructive | always`): the client is asked through elicitation before the tool runs;
  * - a 2026-07-28 upstream's own `input_required`: handed to the client as the tool's own, the upstream's state inside
  *   the gateway's (sealed by the host), and sent back with the answers on the next round — nothing kept here;
- * - a 2025 upstream's pushed requests: the call pauses with the questions and goes on when the answers come.
+ * - a 2025 upstream's pushed requests: the call pauses with the questions and goes on when the answers come;
+ * - a 2026-07-28 upstream's task (task-relay.ts): followed under the host task the call becomes, its questions the
+ *   host task's own.
  * The common path — no approval, no questions it could answer — is forwarded: the registry sends it on the
  * connection's raw channel, with no call object and no client round.
  */
@@ -15,11 +17,13 @@ import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/
 import { acceptedContent, inputRequired } from "../../extension/input-required.js";
 import type { ToolContext, ToolHandler, ToolResult } from "../../extension/types.js";
 import { isInputRequired, registryErrorCode, type McpRegistry, type RegistryTool, type UpstreamRequest } from "../../registry/index.js";
+import type { Clock } from "../../clock.js";
 import type { SecretRedactor } from "../../secret-redactor.js";
 import { observeUpstreamCall, type UpstreamCallObserver } from "./call-observer.js";
 import { decodeState, encodeState } from "./gateway-state.js";
 import type { PausedCalls } from "./paused-calls.js";
 import { refusal, unanswerable } from "./refusals.js";
+import { answerUpstreamTask, declaresTasks, followUpstreamTask, isUpstreamTask, TASKS_DECLARED, type TaskRelayTarget, withCancelGrace } from "./task-relay.js";
 import { UpstreamCall } from "./upstream-call.js";
 
 /** What the handlers of one server share. */
@@ -34,6 +38,8 @@ export interface ServerCalls {
   observer?: UpstreamCallObserver;
   /** Takes the deployment's secrets (and the credentials the gateway obtained) out of what the upstream answers. */
   redactor: SecretRedactor;
+  /** The gateway's clock: a relayed task's polls wait on it. */
+  clock: Clock;
 }
 
 /** The key under which the approval question is asked. */
@@ -87,6 +93,21 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
   // What the observer is told of each call: the same for every call of this tool, so made once.
   const observed = Object.freeze({ server: calls.server, tool: tool.upstreamName });
   const refuse = (code: "MCP_TOOL_DENIED" | "MCP_CALL_FAILED", message: string) => refusal(code, message, calls.server, tool.upstreamName);
+  const relayTarget: TaskRelayTarget = {
+    server: calls.server,
+    tool: tool.upstreamName,
+    key,
+    registry: calls.registry,
+    redactor: calls.redactor,
+    clock: calls.clock,
+  };
+
+  /**
+   * True when this call may be relayed as a task: the client declared the extension (the host made `ctx.task`) and
+   * the upstream speaks 2026-07-28 and declared it too. The call then declares the extension to the upstream.
+   */
+  const relaysTasks = (ctx: ToolContext): boolean =>
+    ctx.task !== undefined && calls.registry.eraOf(calls.server) === "modern" && declaresTasks(calls.registry.extensionsOf(calls.server));
 
   /** Drives one downstream round of a call and words what it came to. */
   const round = async (call: UpstreamCall, ctx: ToolContext): Promise<ToolResult> => {
@@ -99,6 +120,8 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
       const keys = step.requests.map((r) => r.key);
       return inputRequired({ inputRequests: inputRequests as never, requestState: encodeState({ k: "paused", t: key, id: call.id, keys }) });
     }
+    // An upstream may answer with a task it was not asked for: followed to its end all the same.
+    if (isUpstreamTask(step.result)) return followUpstreamTask(relayTarget, step.result, ctx);
     return finished(step.result, ctx);
   };
 
@@ -163,10 +186,13 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
   const forward = async (args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> => {
     let sending: Promise<void> | undefined;
     let result: CallToolResult | InputRequiredResult;
+    const tasks = relaysTasks(ctx);
+    // A call that may be answered with a task is let finish briefly after a cancel, to cancel that task upstream.
+    const graced = tasks ? withCancelGrace(ctx.signal, calls.clock) : undefined;
     try {
       result = await observeUpstreamCall(calls.observer, observed, (trace) =>
         calls.registry.callTool(tool.name, args, {
-          signal: ctx.signal,
+          signal: graced?.signal ?? ctx.signal,
           // Progress is written to the client in order, and before the result (as a paused call's round does).
           onprogress: (p) => {
             sending = (sending ?? Promise.resolve()).then(() => ctx.progress(p.progress, p.total, p.message)).catch(() => undefined);
@@ -175,13 +201,17 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
           inputRequired: "return",
           approve: () => true, // not needed (needsApproval is false): the registry's own approval rule is satisfied here
           forward: true,
+          ...(tasks ? { extensions: TASKS_DECLARED } : {}),
           ...withMeta(ctx.meta, trace),
         }),
       );
     } catch (error) {
       result = { content: [{ type: "text", text: `the call failed: ${(error as Error)?.message ?? String(error)}` }], isError: true };
+    } finally {
+      graced?.done();
     }
     if (sending !== undefined) await sending;
+    if (isUpstreamTask(result)) return followUpstreamTask(relayTarget, result, ctx);
     return finished(result, ctx);
   };
 
@@ -222,6 +252,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
       call.answer(ctx.inputResponses, state.keys);
       return round(call, ctx);
     }
+    if (state?.k === "task") return answerUpstreamTask(relayTarget, state.id, ctx);
     if (state?.k === "upstream") return start(args, ctx, state);
     if (state === undefined && !needsApproval && forwardable(ctx)) return forward(args, ctx);
     if (needsApproval) {
@@ -230,6 +261,8 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
       const refused = approvalRound(args, ctx, asked);
       if (refused) return refused;
     }
+    // Approved: a call that may become a relayed task goes on the raw channel, the one path that can declare it.
+    if (relaysTasks(ctx)) return forward(args, ctx);
     return start(args, ctx, undefined);
   };
 }

@@ -21,6 +21,8 @@ export interface ServerListing {
   resources: readonly RegistryResource[];
   templates: readonly RegistryResourceTemplate[];
   prompts: readonly RegistryPrompt[];
+  /** True when it speaks 2026-07-28 and declares the tasks extension: its tools may run as tasks (task-relay.ts). */
+  tasks?: boolean;
   /** Its skills, when it declares the skills extension (SEP-2640). */
   skills?: readonly Skill[];
   instructions?: string;
@@ -43,7 +45,7 @@ export function toolsetOf(server: string, config: GatewayServerConfig, instructi
   };
 }
 
-function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeoutMs: number): ToolSpec {
+function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeoutMs: number, tasks: boolean): ToolSpec {
   const d = tool.definition;
   return {
     name: tool.name,
@@ -53,6 +55,8 @@ function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeou
     ...(d.outputSchema === undefined ? {} : { outputSchema: d.outputSchema as never }),
     ...defined({ annotations: d.annotations, meta: d._meta }),
     timeoutMs,
+    // The host makes a task of the call when its client declared the extension; the upstream's task is relayed in it.
+    ...(tasks ? { taskSupport: "optional" as const } : {}),
     validateOutput: false, // the registry checked it, under the server's structuredContent policy
     handler: upstreamToolHandler(calls, tool),
   };
@@ -109,7 +113,7 @@ export function serverOffer(parts: {
   const skillFiles = new Set((listing.skills ?? []).flatMap((skill) => (skill.resources === "dynamic" ? [] : skill.resources.map((file) => file.uri))));
   return {
     toolsets: [toolsetOf(server, config, listing.instructions)],
-    tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs)),
+    tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs, listing.tasks === true)),
     resources: listing.resources.filter((r) => !skillFiles.has(r.upstreamUri)).map((r) => resourceSpec(calls, server, r)),
     resourceTemplates: listing.templates.map((t) => templateSpec(calls, server, t)),
     prompts: listing.prompts.map((p) => promptSpec(calls, server, p)),
