@@ -13,8 +13,8 @@ export const FAST_PATH_REVISION = "2026-07-28";
 /**
  * The methods the fast path takes, each with the body field its `Mcp-Name` header must mirror (SEP-2243 for the core
  * methods, SEP-2663 for `tasks/*`), or none. Streams (`subscriptions/listen`), the SDK's own methods
- * (`server/discover`, `ping`) and everything else go to the entry. test/http/fast-path-parity.test.ts runs each
- * of them through both paths.
+ * (`server/discover`, `ping`) and everything else go to the entry. test/http/sdk-adapter-parity.test.ts and
+ * fast-path-parity.test.ts run each of them through both paths.
  */
 const FAST_METHODS: ReadonlyMap<string, "name" | "uri" | "taskId" | undefined> = new Map([
   ["tools/call", "name"],

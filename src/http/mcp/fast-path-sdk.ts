@@ -1,9 +1,10 @@
 /**
  * The SDK versions the fast path may run on (docs/design.md §8): those whose `@modelcontextprotocol/server` passed the
- * differential suite (test/http/fast-path-parity.test.ts). The fast path builds on the SDK's exported classes, but how
+ * differential suite (test/http/sdk-adapter-parity.test.ts, test/http/fast-path-parity.test.ts,
+ * test/http/fast-path-auth-parity.test.ts). The fast path builds on the SDK's exported classes, but how
  * they behave together — the revision a connected server binds, what its dispatch answers at once, how an answer is
  * shaped — is the SDK's to change in any release; on a version not listed every request goes through the SDK's
- * entry. test/http/fast-path-sdk.test.ts fails when the lock file's SDK is not on the list.
+ * entry. test/http/fast-path-parity.test.ts fails when the lock file's SDK is not on the list.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
