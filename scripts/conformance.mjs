@@ -13,8 +13,11 @@
 // http-custom-header-server-validation — forced with --force since an extension's scenarios are skipped otherwise; a
 // SKIPPED check fails the SKILLS set, so a server that stops declaring the extension cannot pass by being skipped).
 // Each passes against the fixtures.
+// `--fast-path off` serves with the HTTP fast path forced off (MCP_HOST_FAST_PATH=off: every 2026-07-28 request through
+// the SDK's entry, docs/design.md §8); its results go to .conformance-results/fast-path-off/. `npm test` runs the
+// suites with the fast path on (the default, --extended) and v2's default suite once more with it off.
 //
-// usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--verbose]     (after `npm run build`)
+// usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--fast-path on|off] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -26,7 +29,7 @@ import { startServe } from "./conformance/serve.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const here = join(root, "scripts", "conformance");
-const resultsDir = join(root, ".conformance-results");
+const resultsRoot = join(root, ".conformance-results");
 const SUITE_TIMEOUT_MS = 180_000;
 const TOOLSET = "conformance";
 /** The suite process running now, if any (stopped too when the runner is interrupted). */
@@ -104,17 +107,27 @@ const SKILLS = {
 const EXTRA_SETS = [EXTENDED, TASKS, SKILLS];
 
 function usage(message) {
-  console.error(`conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--extended] [--verbose]`);
+  console.error(
+    `conformance: ${message}\nusage: node scripts/conformance.mjs [--suite ${SUITES.map((s) => s.id).join("|")}] [--extended] [--fast-path on|off] [--verbose]`,
+  );
   process.exit(2);
 }
 let options;
 try {
   ({ values: options } = parseArgs({
-    options: { suite: { type: "string", multiple: true }, verbose: { type: "boolean", default: false }, extended: { type: "boolean", default: false } },
+    options: {
+      suite: { type: "string", multiple: true },
+      verbose: { type: "boolean", default: false },
+      extended: { type: "boolean", default: false },
+      "fast-path": { type: "string", default: "on" },
+    },
   }));
 } catch (error) {
   usage(error.message);
 }
+if (!["on", "off"].includes(options["fast-path"])) usage(`--fast-path is on or off, not "${options["fast-path"]}"`);
+const fastPathOff = options["fast-path"] === "off";
+const resultsDir = fastPathOff ? join(resultsRoot, "fast-path-off") : resultsRoot;
 const wanted = options.suite ?? SUITES.map((s) => s.id);
 const unknown = wanted.filter((id) => !SUITES.some((s) => s.id === id));
 if (unknown.length > 0) usage(`unknown suite ${unknown.join(", ")}; the suites are ${SUITES.map((s) => s.id).join(", ")}`);
@@ -221,7 +234,7 @@ function printSummary(results, error) {
   if (error) console.log(`FAIL ${error}`);
   const failed = results.filter((r) => !r.ok).length + (error ? 1 : 0);
   console.log(
-    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? EXTRA_SETS.length : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}; details in ${relative(root, resultsDir)}/)`,
+    `conformance: ${results.length - results.filter((r) => !r.ok).length} of ${wanted.length + (options.extended ? EXTRA_SETS.length : 0)} suites passed${failed ? `, ${failed} failed` : ""} (against mcp-host serve only=${TOOLSET}, fast path ${options["fast-path"]}; details in ${relative(root, resultsDir)}/)`,
   );
   return failed === 0;
 }
@@ -241,7 +254,13 @@ const interrupt = (signal) => {
 process.once("SIGINT", interrupt);
 process.once("SIGTERM", interrupt);
 try {
-  server = await startServe({ root, logFile: join(resultsDir, "serve.log"), extension: TOOLSET, selection: `only=${TOOLSET}` });
+  server = await startServe({
+    root,
+    logFile: join(resultsDir, "serve.log"),
+    extension: TOOLSET,
+    selection: `only=${TOOLSET}`,
+    env: fastPathOff ? { MCP_HOST_FAST_PATH: "off" } : {},
+  });
   const url = server.url;
   console.log(`conformance: $ ${server.command}\nconformance: serving ${url} (pid ${server.pid}); its log is ${relative(root, join(resultsDir, "serve.log"))}`);
   for (const suite of SUITES.filter((s) => wanted.includes(s.id))) {

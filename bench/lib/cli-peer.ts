@@ -29,6 +29,7 @@ export const HOST_OWN_TOOLS = ["list_server_toolsets"];
 export function cliConfig(config: PeerConfig & { peer: CliPeerId }): Record<string, unknown> {
   const http = {
     ...defined({ sessionIdleTtlMs: config.sessionIdleTtlMs, maxSessionsPerCaller: config.maxSessionsPerCaller }),
+    ...(config.peer === "mcp-host-entry" ? { fastPath: false } : {}),
   };
   return {
     extensions: { options: { bench: { extraTools: config.extraTools } } },

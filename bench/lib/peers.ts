@@ -25,6 +25,7 @@ export interface ServerProcess extends Measured {
 export const PEER_LABELS: Record<PeerId, string> = {
   "mcp-host": "mcp-host",
   "mcp-host-silent": "mcp-host-silent",
+  "mcp-host-entry": "mcp-host (fast path off)",
   "mcp-host-before": "mcp-host (before)",
   "sdk-v2": "raw SDK v2",
   "sdk-v2-sessions": "raw SDK v2 (sessions)",

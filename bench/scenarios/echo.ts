@@ -1,7 +1,8 @@
 /**
  * Scenario 1, `echo`: one `tools/call echo` per request, 2026-07-28 era, at concurrency 1, 16 and 64 — the cost
  * of the serving path itself, with nothing else in the way. mcp-host is the built CLI with its default logging, and
- * again with access and audit lines off (the silent figure). Peers that do not speak 2026-07-28 (raw SDK v1,
+ * again with access and audit lines off (the silent figure), and again with the HTTP fast path off (`mcp-host-entry`:
+ * every request through the SDK's entry, so the fast path's gain is read in the same run). Peers that do not speak 2026-07-28 (raw SDK v1,
  * fastmcp) are measured on a 2025-era session instead, and marked.
  */
 import { fixed, ratio } from "../lib/format.js";
@@ -45,13 +46,14 @@ export const echoScenario: Scenario = {
   name: "echo",
   title: "Scenario 1 — echo: tools/call, 2026-07-28 era",
   about:
-    "One tools/call of `echo` per request at concurrency 1, 16 and 64, every peer serving only that tool. It measures the serving path itself: HTTP, protocol handling, validation, the handler. mcp-host is the built CLI (`mcp-host serve`) with its default logging — a JSON access and audit line per call on stderr — and `mcp-host-silent` the same with those lines off. Raw SDK v1 and fastmcp speak no 2026-07-28 and are measured on one long-lived 2025-era session per worker (marked).",
+    "One tools/call of `echo` per request at concurrency 1, 16 and 64, every peer serving only that tool. It measures the serving path itself: HTTP, protocol handling, validation, the handler. mcp-host is the built CLI (`mcp-host serve`) with its default logging — a JSON access and audit line per call on stderr — and `mcp-host-silent` the same with those lines off; `mcp-host-entry` is mcp-host with the HTTP fast path off (every request through the SDK's entry). Raw SDK v1 and fastmcp speak no 2026-07-28 and are measured on one long-lived 2025-era session per worker (marked).",
   async run(context) {
     const outcome = emptyOutcome();
     const levels = concurrencies(context, [1, 16, 64]);
     const plans = [
       plan("mcp-host", "modern"),
       plan("mcp-host-silent", "modern"),
+      plan("mcp-host-entry", "modern"),
       plan("sdk-v2", "modern"),
       plan("mcp-use", "modern"),
       plan("sdk-v1", "session"),
@@ -136,6 +138,14 @@ export const echoScenario: Scenario = {
       const p99 = [cli.p99(c), silent.p99(c)].map((v) => fixed(v, 2));
       outcome.notes.push(
         `p99 at c=${c}: mcp-host ${p99[0]} ms, silent ${p99[1]} ms, raw SDK v2 ${fixed(findRow(rows, "sdk-v2", "call", c)?.p99Ms ?? NaN, 2)} ms.`,
+      );
+    }
+    for (const c of levels) {
+      const fast = findRow(rows, "mcp-host", "call", c);
+      const entry = findRow(rows, "mcp-host-entry", "call", c);
+      outcome.notes.push(
+        `The fast path at c=${c} (issue 28, step 2): mcp-host ÷ mcp-host with it off: ${ratio(rpsRatio(fast, entry))} req/s, ` +
+          `${ratio(1 / cpuRatio(fast, entry))} server CPU per call.`,
       );
     }
     outcome.notes.push(

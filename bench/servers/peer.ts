@@ -6,10 +6,12 @@
 
 /**
  * mcp-host as users run it: the built CLI's `serve`, with its default logging and with access and audit lines off;
- * and `mcp-host-before`, another checkout's built CLI (`MCP_HOST_BENCH_BEFORE`) with default logging, so a change is
- * measured before and after in one interleaved run.
+ * `mcp-host-entry`, the same CLI with the HTTP fast path off (`http.fastPath: false`: every 2026-07-28 request through
+ * the SDK's entry), so the fast path is measured on and off in one run; and `mcp-host-before`, another checkout's
+ * built CLI (`MCP_HOST_BENCH_BEFORE`) with default logging, so a change is measured before and after in one
+ * interleaved run.
  */
-export const CLI_PEER_IDS = ["mcp-host", "mcp-host-silent", "mcp-host-before"] as const;
+export const CLI_PEER_IDS = ["mcp-host", "mcp-host-silent", "mcp-host-entry", "mcp-host-before"] as const;
 /** The peers servers/serve.ts starts in a forked process (tsx). */
 export const FORKED_PEER_IDS = ["sdk-v2", "sdk-v2-sessions", "sdk-v1", "mcp-use", "fastmcp", "floor"] as const;
 export const PEER_IDS = [...CLI_PEER_IDS, ...FORKED_PEER_IDS] as const;

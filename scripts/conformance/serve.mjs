@@ -13,14 +13,16 @@ const STOP_TIMEOUT_MS = 15_000;
 /**
  * @returns {Promise<{ url: string, pid: number, command: string, stop(): Promise<number | string | null> }>} the MCP URL and a stop function
  */
-export async function startServe({ root, logFile, extension, selection }) {
+export async function startServe({ root, logFile, extension, selection, env = {} }) {
   const cli = join(root, "dist", "cli", "main.js");
   if (!existsSync(cli)) throw new Error(`${cli} does not exist: run "npm run build" first`);
   // Its own (empty) config, so the repository's default deployment (mcp-host.config.yaml) does not join in.
   const config = join(root, "scripts", "conformance", "mcp-host.config.json");
   const args = [cli, "serve", selection, "--config", config, "--port", "0", "--host", "127.0.0.1", "--extension", extension];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  const command = `node ${args.map((a) => (a === cli ? "dist/cli/main.js" : a)).join(" ")}`;
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const command = `${Object.entries(env)
+    .map(([name, value]) => `${name}=${value} `)
+    .join("")}node ${args.map((a) => (a === cli ? "dist/cli/main.js" : a)).join(" ")}`;
   const log = createWriteStream(logFile);
   log.write(`$ ${command}\n`);
   child.stdout.pipe(log, { end: false });

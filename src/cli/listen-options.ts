@@ -21,6 +21,7 @@ export function listenOptionsOf(config: DeploymentConfig): ListenOptions {
     host: http.host,
     path: http.path,
     legacy: http.legacy,
+    fastPath: http.fastPath,
     sessionIdleTtlMs: http.sessionIdleTtlMs,
     maxSessions: http.maxSessions,
     maxSessionsPerCaller: http.maxSessionsPerCaller,
@@ -70,15 +71,34 @@ export function taskOptionsOf(config: DeploymentConfig): HostTaskOptions {
   return { maxTasks, limits: { maxPerCaller, ttlMs: Math.min(ttlMs, maxTtlMs), maxTtlMs, pollIntervalMs } };
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Whether the environment forces the HTTP fast path off whatever the config says (`MCP_HOST_FAST_PATH=off`, or `0`,
+ * `false`): how the conformance runner and the bench serve the same build through the SDK's entry only.
+ * @example
+ * fastPathForcedOff({ MCP_HOST_FAST_PATH: "off" }) // true
+ */
+export function fastPathForcedOff(env: Env): boolean {
+  const value = env.MCP_HOST_FAST_PATH?.trim().toLowerCase();
+  return value === "off" || value === "0" || value === "false";
+}
+
 /**
  * What `serve` and `dev` listen with: the config's options, the deployment's observability, the gateway's servers for
  * the operator page (read when asked: a reload may add the gateway later), and the fleet `serve` takes part in.
  * @example
  * await listenHost(deployment.host, servingOptionsOf(deployment));
  */
-export function servingOptionsOf(deployment: Deployment, fleet?: Fleet): ListenOptions {
+export function servingOptionsOf(deployment: Deployment, fleet?: Fleet, env: Env = {}): ListenOptions {
   // The operator page's upstream messages come from the upstreams: they pass the deployment's redactor like the rest.
   const upstreams = () => deployment.redactor.redactValue(deployment.gateway?.status() ?? []);
   deployment.observability.watch({ upstreams });
-  return { ...listenOptionsOf(deployment.config), observability: deployment.observability, upstreams, ...defined({ scaleOut: fleet }) };
+  return {
+    ...listenOptionsOf(deployment.config),
+    ...(fastPathForcedOff(env) ? { fastPath: false } : {}),
+    observability: deployment.observability,
+    upstreams,
+    ...defined({ scaleOut: fleet }),
+  };
 }

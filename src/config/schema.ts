@@ -44,6 +44,8 @@ const httpSchema = z.strictObject({
   trustProxy: z.union([z.boolean(), intRange(0, 1_000), z.array(text)]).default(false),
   cors: corsSchema.optional(),
   legacy: z.enum(["stateful", "stateless", "reject"]).default("stateful"),
+  // Ordinary 2026-07-28 requests on pooled SDK servers (docs/design.md §8); false: all through the SDK's entry.
+  fastPath: z.boolean().default(true),
   sessionIdleTtlMs: ranged("http.sessionIdleTtlMs").default(1_800_000),
   maxSessions: ranged("http.maxSessions").default(10_000),
   // The per-caller shares have no fixed default: unset, each is half its table, at most its absolute default (below).

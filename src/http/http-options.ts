@@ -100,6 +100,12 @@ export interface HostAppOptions extends LegacyServingOptions, CallerLimitOptions
   /** The operator page: on by default at `/`; `{ path }` moves it, `false` turns it off. */
   ui?: boolean | { path?: string };
   /**
+   * Serve ordinary 2026-07-28 requests on long-lived pooled SDK servers (default true; docs/design.md §8): the same
+   * answers as the SDK's entry, at less cost. `false` sends every request through the SDK's entry
+   * (`createMcpHandler`). On an SDK version the fast path was not proven on, it is off whatever this says.
+   */
+  fastPath?: boolean;
+  /**
    * This instance's part in a fleet behind a load balancer (docs/scale-out.md; `createFleet`, config `scaleOut:`): its
    * name starts every 2025-era session id, and with Redis the fleet's events and callers' rates are shared. The app
    * does not close it. Absent: one instance on its own.

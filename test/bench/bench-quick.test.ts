@@ -1,5 +1,5 @@
 // The benchmark suite's smoke test (docs/design.md §15): the quick mode of scenario 1 (echo) with every peer — mcp-host
-// as the built CLI with its default logging and silent, raw SDK v2, mcp-use, raw SDK v1, fastmcp, the floor — each in its own process, driven by the
+// as the built CLI with its default logging, silent and with its fast path off, raw SDK v2, mcp-use, raw SDK v1, fastmcp, the floor — each in its own process, driven by the
 // load-generator process, at concurrency 1 and 16 (a subset: the whole quick scenario 1 adds concurrency 64; the
 // full quick run of every scenario takes minutes). It asserts that every server answered every request correctly,
 // that the CLI host wrote its log lines and the silent one none, and that latest.json and latest.md were written
@@ -12,7 +12,7 @@ import type { RunResults } from "../../bench/lib/results.js";
 import { runBench } from "../helpers/bench-run.js";
 import { Cleanup } from "../helpers/cleanup.js";
 
-const PEERS = ["mcp-host", "mcp-host-silent", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
+const PEERS = ["mcp-host", "mcp-host-silent", "mcp-host (fast path off)", "raw SDK v2", "mcp-use", "raw SDK v1", "fastmcp", "floor (node:http)"];
 const CONCURRENCIES = [1, 16];
 
 const cleanup = new Cleanup();

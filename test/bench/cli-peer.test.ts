@@ -63,7 +63,7 @@ describe("the bench project's extension", () => {
 });
 
 describe("the config the suite writes for the CLI host", () => {
-  it("is valid and means what the suite says, for the host and for the silent host", async () => {
+  it("is valid and means what the suite says, for the host, the silent host and the host with its fast path off", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-host-cli-peer-config-"));
     cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
     const load = async (config: Parameters<typeof cliConfig>[0]) => {
@@ -81,6 +81,10 @@ describe("the config the suite writes for the CLI host", () => {
     assert.equal(silent.logging.audit, false);
     assert.equal(silent.http.sessionIdleTtlMs, 2000);
     assert.equal(silent.http.maxSessionsPerCaller, 2000);
+    assert.equal(silent.http.fastPath, true);
+    const entry = await load({ peer: "mcp-host-entry", extraTools: 0 });
+    assert.equal(entry.http.fastPath, false, "mcp-host-entry serves every request through the SDK's entry");
+    assert.equal(entry.logging.access, true);
   });
 });
 

@@ -9,6 +9,11 @@
 // type and body must be equal — and so must what a probe tool's handler saw: its era, its selection, its client's
 // capabilities and envelope, the SDK context's HTTP request (URL, method, headers) and auth info. Whatever the SDK's
 // adapters start doing that the exchange does not, or the other way round, fails here.
+// The differential suite of the fast path (src/http/mcp/fast-path.ts, docs/design.md §8) rides on the same corpus: the
+// host serves it with the fast path on (the default) and a second host with it forced off (`fastPath: false`, every
+// request through the SDK's entry); the two must answer alike, and the requests the fast path took are pinned, so a
+// guard that stops taking an ordinary request, or starts taking one the entry refuses, fails here too.
+// test/http/fast-path-parity.test.ts covers what a corpus of single requests cannot (concurrency, tasks, leaving).
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -20,6 +25,7 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { defineExtension, defineTool, inputRequired, type McpExtension, type ToolContext } from "../../src/index.js";
 import { compiledOf } from "../../src/host/built-server.js";
 import { createSdkServer } from "../../src/host/protocol/sdk-server.js";
+import { FastPath } from "../../src/http/mcp/fast-path.js";
 import { parseSelection } from "../../src/host/selection.js";
 import { Cleanup, deferred, raw, serveHost, type RawResponse } from "../helpers/http-host.js";
 import { defined } from "../../src/defined.js";
@@ -217,6 +223,17 @@ const CORPUS: Req[] = [
   },
   {
     ...echo,
+    what: "completion/complete",
+    headers: headersFor("completion/complete"),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 6,
+      method: "completion/complete",
+      params: { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "a" }, _meta: META },
+    }),
+  },
+  {
+    ...echo,
     what: "server/discover",
     headers: headersFor("server/discover"),
     body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "server/discover", params: { _meta: META } }),
@@ -256,9 +273,57 @@ function answerOf(response: RawResponse): Answer {
 const cleanup = new Cleanup();
 afterEach(() => cleanup.run());
 
-/** The host, and a reference server over the same build mounted with the SDK's own node adapters. */
+/** The requests the fast path served (by the order they reached it), counted by wrapping its class in this process. */
+const fastServed = { count: 0 };
+const fastServe = FastPath.prototype.serve;
+FastPath.prototype.serve = async function (this: FastPath, ...args: Parameters<FastPath["serve"]>) {
+  const served = await fastServe.apply(this, args);
+  if (served) fastServed.count += 1;
+  return served;
+};
+
+/**
+ * What the fast path must take of the corpus: every ordinary request on its method list, whatever the handler then
+ * does (an error result, a throw, a log or progress first, input required). The rest go to the SDK's entry.
+ */
+const FAST_TAKEN = [
+  "tools/call ok",
+  "tools/call with a string id",
+  "tools/call with structured output",
+  "tools/call whose output does not match its schema",
+  "tools/call with no arguments",
+  "tools/call with invalid arguments",
+  "tools/call of an unknown tool",
+  "tools/call of a tool that throws",
+  "tools/call of a tool that logs and reports progress",
+  "tools/call of a tool that asks for input",
+  "the probe, plain",
+  "the probe with a progress token",
+  "the probe with a log level",
+  "the probe with extra _meta",
+  // "the probe without client capabilities" is not taken: the pooled server's dispatch refuses the envelope at once
+  // (-32602), so the fast path hands the request to the entry, which gives its own answer.
+  "the probe with headers of its own",
+  "a chatty call with a progress token",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "a retry with inputResponses and a forged requestState",
+  "arguments that are not an object",
+  "a cursor",
+  "prompts/get",
+  "resources/read",
+  "completion/complete",
+];
+
+/**
+ * The host (fast path on), a second host with the fast path forced off (every request through the SDK's entry), and
+ * a reference server over the same build mounted with the SDK's own node adapters.
+ */
 async function serveBoth() {
   const host = await serveHost(cleanup, EXTENSIONS, { host: { instructions: "Be brief." } });
+  const entry = await serveHost(cleanup, EXTENSIONS, { host: { instructions: "Be brief." }, http: { fastPath: false } });
   const compiled = compiledOf(await host.host.build(parseSelection("")));
   const selection = { active: compiled.toolsets, unknown: [] as string[] };
   const modern = createMcpHandler((ctx) => createSdkServer(compiled.protocol, { era: ctx.era, selection, ...defined({ authInfo: ctx.authInfo }) }), {
@@ -303,7 +368,7 @@ async function serveBoth() {
     await new Promise<void>((resolve) => reference.close(() => resolve()));
   });
   const referenceUrl = new URL(`http://127.0.0.1:${(reference.address() as AddressInfo).port}/mcp`);
-  return { host, referenceUrl };
+  return { host, entry, referenceUrl };
 }
 
 async function ask(url: URL, req: Req, headers: Record<string, string> = {}): Promise<Answer> {
@@ -312,18 +377,29 @@ async function ask(url: URL, req: Req, headers: Record<string, string> = {}): Pr
 
 describe("the exchange answers what the SDK's own node adapters answer", { timeout: 60_000 }, () => {
   it("2026-07-28: the same status, content type and body for every request of the corpus, and a handler sees the same", async () => {
-    const { host, referenceUrl } = await serveBoth();
+    const { host, entry, referenceUrl } = await serveBoth();
     const differ: string[] = [];
+    const taken: string[] = [];
     for (const req of CORPUS) {
+      const before = fastServed.count;
       const viaHost = await ask(host.url, req);
+      if (fastServed.count > before) taken.push(req.what);
+      const viaEntry = await ask(entry.url, req);
+      assert.equal(fastServed.count, before + (taken.at(-1) === req.what ? 1 : 0), "the host forced off never takes the fast path");
       const viaReference = await ask(referenceUrl, req);
       try {
         assert.deepEqual(viaHost, viaReference);
       } catch {
         differ.push(`${req.what}:\n  host      ${JSON.stringify(viaHost)}\n  reference ${JSON.stringify(viaReference)}`);
       }
+      try {
+        assert.deepEqual(viaHost, viaEntry);
+      } catch {
+        differ.push(`${req.what} (fast path vs entry):\n  fast  ${JSON.stringify(viaHost)}\n  entry ${JSON.stringify(viaEntry)}`);
+      }
     }
     assert.deepEqual(differ, []);
+    assert.deepEqual(taken, FAST_TAKEN);
   });
 
   it("compares something: the probe saw the SDK context's request, the envelope and the client's capabilities", async () => {

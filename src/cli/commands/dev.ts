@@ -69,7 +69,7 @@ export async function devCommand(settings: CliSettings, env: Env, out: (line: st
   }
   const deployment = await loadDeployment(settings, env, { logLevel: "info", selectionArgument: true });
   const { host, config, logger } = deployment;
-  const served = await listenOrStop(deployment, servingOptionsOf(deployment));
+  const served = await listenOrStop(deployment, servingOptionsOf(deployment, undefined, env));
   const { outputs } = await ownEntries(cwd);
   let version = 0;
   const stop = await watchFolder(cwd, builds ? outputs : [], async (paths) => {

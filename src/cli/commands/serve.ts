@@ -21,7 +21,7 @@ export async function serveCommand(settings: CliSettings, env: Env, out: (line: 
   await refuseGatewayProblems(deployment);
   const { host, config, fleet } = deployment;
   // A port that cannot be bound is one line with the fix, and nothing it started outlives it (listen-failure.ts).
-  const served = await listenOrStop(deployment, servingOptionsOf(deployment, fleet), async () => fleet?.close());
+  const served = await listenOrStop(deployment, servingOptionsOf(deployment, fleet, env), async () => fleet?.close());
   // Signals are taken before the banner: whoever reads "is serving" as ready may send SIGHUP or SIGTERM at once.
   const stopReloading = reloadOnSignal(settings, env, deployment, { watch: settings.watch });
   onShutdownSignals(async () => {

@@ -16,7 +16,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { BuildTables } from "../build/build-tables.js";
 import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../observer.js";
-import type { ServeRequestInfo } from "./request-context.js";
+import type { RequestInfoOf, ServeRequestInfo } from "./request-context.js";
 import { errorTextOf, toolOutcomeOf } from "./tool-outcome.js";
 import { defined } from "../../defined.js";
 
@@ -140,17 +140,17 @@ async function observed<T>(observer: HostObserver, describe: () => ObservedReque
 /**
  * The handler registration of one per-request server: the SDK's own when nobody observes, else one that observes.
  * @example
- * const on = observedRegistrar(server, core.observer, info, () => core.tables);
+ * const on = observedRegistrar(server, core.observer, () => info, () => core.tables);
  * on("tools/list", () => ({ tools: core.tables.tools }));
  */
-export function observedRegistrar(server: Server, observer: HostObserver | undefined, info: ServeRequestInfo, tables: () => BuildTables): RegisterHandler {
+export function observedRegistrar(server: Server, observer: HostObserver | undefined, infoOf: RequestInfoOf, tables: () => BuildTables): RegisterHandler {
   const register = server.setRequestHandler.bind(server) as RegisterHandler;
   if (observer?.request === undefined) return register;
   return (method, handler) =>
     register(method, (request, ctx) =>
       observed(
         observer,
-        () => describeRequest(method, (request as { params?: Params }).params, ctx, info, tables()),
+        () => describeRequest(method, (request as { params?: Params }).params, ctx, infoOf(ctx), tables()),
         async () => handler(request, ctx),
       ),
     );
@@ -159,10 +159,10 @@ export function observedRegistrar(server: Server, observer: HostObserver | undef
 /**
  * The same for methods outside the spec (the skills extension's): registered with their params schema, observed alike.
  * @example
- * const method = observedMethods(server, core.observer, info, () => core.tables);
+ * const method = observedMethods(server, core.observer, () => info, () => core.tables);
  * method("skills/list", ListSkillsRequestParamsSchema, (params) => ({ skills: [] }));
  */
-export function observedMethods(server: Server, observer: HostObserver | undefined, info: ServeRequestInfo, tables: () => BuildTables): RegisterMethod {
+export function observedMethods(server: Server, observer: HostObserver | undefined, infoOf: RequestInfoOf, tables: () => BuildTables): RegisterMethod {
   const register = (method: string, params: StandardSchemaV1, handler: (params: never, ctx: ServerContext) => Result | Promise<Result>) =>
     server.setRequestHandler(method, { params }, handler as (params: unknown, ctx: ServerContext) => Result | Promise<Result>);
   if (observer?.request === undefined) return register;
@@ -170,7 +170,7 @@ export function observedMethods(server: Server, observer: HostObserver | undefin
     register(method, params, (parsed, ctx) =>
       observed(
         observer,
-        () => describeRequest(method, parsed as Params, ctx, info, tables()),
+        () => describeRequest(method, parsed as Params, ctx, infoOf(ctx), tables()),
         async () => handler(parsed, ctx),
       ),
     );

@@ -33,6 +33,12 @@ export interface ServeRequestInfo {
 }
 
 /**
+ * What a long-lived modern server knows of each request it serves, read from the request's own SDK context: one
+ * instance serves many requests, each with its own caller and facts (the HTTP fast path's pooled servers).
+ */
+export type RequestInfoOf = (sdk: ServerContext) => ServeRequestInfo;
+
+/**
  * The caller as a handler sees it: the verified facts (client, scopes, expiry, resource, subject and claims in
  * `extra`) with `token` emptied, whatever the transport put there.
  * @example

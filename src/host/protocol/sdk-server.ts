@@ -1,7 +1,8 @@
 /**
- * Makes a fresh low-level SDK `Server` over a build's precomputed tables — one per modern request, one per legacy
- * session (docs/design.md §3: an SDK server instance is never shared). Making one registers a fixed set of handlers
- * that close over the tables, so it costs the same for 10 tools as for 1000.
+ * Makes a low-level SDK `Server` over a build's precomputed tables — a fresh one per modern request through the SDK's
+ * entry and per legacy session (docs/design.md §3), or a long-lived one of the HTTP fast path's pool, which reads each
+ * request's facts from that request's context (§8). Making one registers a fixed set of handlers that close over the
+ * tables, so it costs the same for 10 tools as for 1000.
  */
 import {
   ProtocolError,
@@ -10,10 +11,12 @@ import {
   Server,
   type CompleteResult,
   type GetPromptResult,
+  type Implementation,
   type InputRequiredResult,
   type ReadResourceResult,
   type Resource,
   type ServerContext,
+  type ServerOptions,
 } from "@modelcontextprotocol/server";
 import { isRequestError, type RequestError } from "../../extension/request-errors.js";
 import type { CompleteFn } from "../../extension/types.js";
@@ -25,7 +28,7 @@ import type { HostObserver } from "../observer.js";
 import { callTool } from "./call-tool.js";
 import { observedMethods, observedRegistrar } from "./observed-handlers.js";
 import { readSkillFile, registerSkillMethods, SKILLS_CAPABILITY } from "../../skills/skill-methods.js";
-import { clientCapabilitiesOf, requestContext, type ServeRequestInfo } from "./request-context.js";
+import { clientCapabilitiesOf, requestContext, type RequestInfoOf, type ServeRequestInfo } from "./request-context.js";
 import type { TaskBoard } from "../../tasks/task-board.js";
 import { declaresTasks, TASKS_CAPABILITY } from "../../tasks/tasks-extension.js";
 import { registerTaskMethods } from "../../tasks/tasks-protocol.js";
@@ -217,21 +220,37 @@ export function lazyCore(source: () => ProtocolCore): ProtocolCore {
   }) as ProtocolCore;
 }
 
+/** How the instance is made, beyond the build and the request. */
+export interface SdkServerOptions {
+  /**
+   * Makes the instance the handlers are registered on (default: `new Server(identity, options)`). The HTTP fast path
+   * makes a subclass that is connected once and serves many requests.
+   */
+  make?: (identity: Implementation, options: ServerOptions) => Server;
+}
+
 /**
  * @example
  * const server = createSdkServer(built.core, { era: "modern", selection: { active, unknown: [] } });
  */
-export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore), info: ServeRequestInfo): Server {
+export function createSdkServer(
+  coreOrSource: ProtocolCore | (() => ProtocolCore),
+  info: ServeRequestInfo | RequestInfoOf,
+  options: SdkServerOptions = {},
+): Server {
   // A legacy session reads its core through a function, so a list change can rebind it to the new build.
   const source = typeof coreOrSource === "function" ? coreOrSource : () => coreOrSource;
   const core = lazyCore(source);
-  const server = new Server(
+  const make = options.make ?? ((identity, serverOptions) => new Server(identity, serverOptions));
+  const server = make(
     { name: core.name, version: core.version },
     {
       capabilities: SERVER_CAPABILITIES,
       ...defined({ instructions: core.instructions }),
     },
   );
+  // One request's facts: the instance's own (a per-request server, a legacy session), else its context's.
+  const infoOf: RequestInfoOf = typeof info === "function" ? info : () => info;
   const deps = {
     get tables() {
       return source().tables;
@@ -242,32 +261,33 @@ export function createSdkServer(coreOrSource: ProtocolCore | (() => ProtocolCore
     requestState: core.requestState,
     ...defined({ activity: core.activity, gate: core.toolGate, tasks: core.tasks }),
   };
-  if (info.era === "legacy") speakLegacyErrorCodes(server);
-  const on = observedRegistrar(server, core.observer, info, () => core.tables);
+  if (typeof info !== "function" && info.era === "legacy") speakLegacyErrorCodes(server);
+  const on = observedRegistrar(server, core.observer, infoOf, () => core.tables);
   on("tools/list", () => ({ tools: core.tables.tools }));
-  on("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, info));
-  on("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, info, sdk) }));
+  on("tools/call", (request, sdk) => callTool(deps, request.params, sdk, server, infoOf(sdk)));
+  on("resources/list", async (_request, sdk) => ({ resources: await listResources(core, server, infoOf(sdk), sdk) }));
   on("resources/templates/list", () => ({ resourceTemplates: core.tables.templates }));
-  on("resources/read", (request, sdk) => readResource(core, server, info, request.params.uri, sdk));
-  on("resources/subscribe", (request) => {
-    info.subscriptions?.add(request.params.uri, core.tables);
+  on("resources/read", (request, sdk) => readResource(core, server, infoOf(sdk), request.params.uri, sdk));
+  on("resources/subscribe", (request, sdk) => {
+    infoOf(sdk).subscriptions?.add(request.params.uri, core.tables);
     return {};
   });
-  on("resources/unsubscribe", (request) => {
-    info.subscriptions?.delete(request.params.uri);
+  on("resources/unsubscribe", (request, sdk) => {
+    infoOf(sdk).subscriptions?.delete(request.params.uri);
     return {};
   });
   on("prompts/list", () => ({ prompts: core.tables.prompts }));
-  on("prompts/get", (request, sdk) => getPrompt(core, server, info, request.params.name, request.params.arguments ?? {}, sdk));
+  on("prompts/get", (request, sdk) => getPrompt(core, server, infoOf(sdk), request.params.name, request.params.arguments ?? {}, sdk));
   on("completion/complete", (request) => complete(core, request.params));
   registerSkillMethods(
-    observedMethods(server, core.observer, info, () => core.tables),
-    { table: () => core.tables.skills, era: info.era },
+    observedMethods(server, core.observer, infoOf, () => core.tables),
+    // A long-lived server (a function of its requests) serves the 2026-07-28 era only.
+    { table: () => core.tables.skills, era: typeof info === "function" ? "modern" : info.era },
   );
   if (core.tasks !== undefined)
     registerTaskMethods(server, core.tasks, {
-      declares: (sdk) => declaresTasks(clientCapabilitiesOf(sdk, server, info)),
-      owner: (sdk) => callerOf(sdk, info),
+      declares: (sdk) => declaresTasks(clientCapabilitiesOf(sdk, server, infoOf(sdk))),
+      owner: (sdk) => callerOf(sdk, infoOf(sdk)),
     });
   return server;
 }

@@ -27,6 +27,8 @@ import { callerFrom } from "../../host/protocol/request-state.js";
 import type { TaskStore } from "../../tasks/task-store.js";
 import { modernErrorLog } from "./modern-error-log.js";
 import { webRequestOf, writeWebResponse } from "./web-exchange.js";
+import { FastPath } from "./fast-path.js";
+import { requestInfoOf } from "./request-info.js";
 import { defined } from "../../defined.js";
 
 /** What every endpoint of one app shares. */
@@ -42,6 +44,8 @@ export interface EndpointContext {
   fleet?: Fleet;
   /** The host's tasks, for the task notifications a listen stream asks for (docs/tasks.md). */
   tasks?: TaskStore;
+  /** Serve ordinary 2026-07-28 requests on pooled servers (fast-path.ts); false: every request through the SDK's entry. */
+  fastPath: boolean;
 }
 
 /** The resource URIs a `subscriptions/listen` request follows (checked already), or none. */
@@ -106,16 +110,7 @@ function sendInternalError(res: ServerResponse, body: unknown): void {
  * the request carries — the one preparation every modern request gets.
  */
 function preparedServer(build: BuildCore, facts: RequestFacts | undefined, era: "modern" | "legacy", authInfo: AuthInfo | undefined): Server {
-  const seen = authInfo ?? facts?.authInfo;
-  return createSdkServer(build.protocol, {
-    era,
-    selection: {
-      active: build.toolsets,
-      unknown: facts?.unknown ?? [],
-      ...defined({ permitted: facts?.permitted }),
-    },
-    ...(seen ? { authInfo: seen } : {}),
-  });
+  return createSdkServer(build.protocol, requestInfoOf(build, facts, era, authInfo));
 }
 
 export class SelectionEndpoint {
@@ -123,6 +118,8 @@ export class SelectionEndpoint {
   readonly modern: McpHttpHandler;
   private readonly fetch: McpHttpHandler["fetch"];
   private readonly adapterError: (error: Error) => void;
+  /** Ordinary 2026-07-28 requests on pooled servers; absent when forced off or the SDK is not one it was proven on. */
+  private readonly fast: FastPath | undefined;
   private inFlight = 0;
 
   readonly key: string;
@@ -144,6 +141,7 @@ export class SelectionEndpoint {
     });
     this.fetch = errors.fetch;
     this.adapterError = errors.onAdapterError;
+    this.fast = context.fastPath ? new FastPath() : undefined;
   }
 
   /** True while a request (or a long-lived stream) of this selection is being served. */
@@ -190,6 +188,7 @@ export class SelectionEndpoint {
       sendInternalError(res, facts.body);
       return;
     }
+    if (tasks === undefined && this.fast !== undefined && (await this.fast.serve(build, facts, request, res))) return;
     const response = await this.fetch(request, {
       ...defined({ parsedBody: facts.body, authInfo: facts.authInfo }),
     });
@@ -197,7 +196,7 @@ export class SelectionEndpoint {
   }
 
   async close(): Promise<void> {
-    await this.modern.close();
+    await Promise.all([this.modern.close(), this.fast?.close()]);
   }
 
   /** In a fleet: a listen stream's resource URIs are followed on the fleet's channels while the stream is open. */

@@ -16,7 +16,28 @@ import { HTTP_DEFAULTS, shareDefault } from "../edge/http-defaults.js";
 import { sessionIdsFor } from "./legacy-serving.js";
 import { LegacySessionStore } from "./legacy-sessions.js";
 import { SelectionEndpoint, type EndpointContext } from "./selection-endpoint.js";
+import { FAST_PATH_SDK_VERSIONS, fastPathSdkProven, installedSdkVersion } from "./fast-path-sdk.js";
+import type { Logger } from "../../logger.js";
 import { defined } from "../../defined.js";
+
+/**
+ * Whether the fast path serves: asked for (`http.fastPath`, default on) and the installed SDK one it was proven on.
+ * Says which once: at debug when it is on or turned off, at info when the SDK keeps it off (the entry serves all).
+ */
+function fastPathOn(asked: boolean | undefined, logger: Logger): boolean {
+  if (asked === false) {
+    logger.debug("the fast path is off (http.fastPath: false, or MCP_HOST_FAST_PATH=off for the CLI): every request goes through the SDK's entry");
+    return false;
+  }
+  if (fastPathSdkProven(installedSdkVersion())) {
+    logger.debug(`the fast path is on (@modelcontextprotocol/server ${installedSdkVersion()})`);
+    return true;
+  }
+  logger.info(
+    `the fast path is off: @modelcontextprotocol/server ${installedSdkVersion() ?? "(version unknown)"} is not one it was proven on (${FAST_PATH_SDK_VERSIONS.join(", ")}); every request goes through the SDK's entry`,
+  );
+  return false;
+}
 
 export class SelectionEndpoints {
   readonly sessions: LegacySessionStore;
@@ -62,6 +83,7 @@ export class SelectionEndpoints {
       logger,
       maxBodyBytes,
       tasks: host.tasks.store,
+      fastPath: fastPathOn(options.fastPath, logger),
       ...defined({ fleet }),
     };
     this.unsubscribe = [

@@ -1,0 +1,56 @@
+/**
+ * The fast path of one selection's endpoint (docs/design.md §8): a 2026-07-28 request the guard proves ordinary is
+ * served on a long-lived pooled server of its build, and its answer written straight to the node response; every
+ * other request — and one the pool cannot take now — goes to the SDK's entry (`createMcpHandler`) as before. A build
+ * that is replaced (an offer change) retires its pool; the pool closes with the endpoint.
+ */
+import type { ServerResponse } from "node:http";
+import type { BuildCore } from "../../host/build/compiled-build.js";
+import type { RequestFacts } from "../edge/request-facts.js";
+import { onResponseClose } from "../edge/connection-tracker.js";
+import { FastExchange } from "./fast-exchange.js";
+import { fastRouteOf } from "./fast-path-guard.js";
+import { requestInfoOf } from "./request-info.js";
+import { ServerPool } from "./server-pool.js";
+
+export class FastPath {
+  private pool: ServerPool | undefined;
+
+  /**
+   * Serves the request on the fast path when it may; false when the SDK's entry is to serve it (nothing was written).
+   * @example
+   * if (!(await fast.serve(build, facts, request, res))) await entry(request);
+   */
+  async serve(build: BuildCore, facts: RequestFacts, request: Request, res: ServerResponse): Promise<boolean> {
+    const route = fastRouteOf(request, facts.body);
+    if (route === undefined || request.signal.aborted) return false;
+    const pool = this.poolFor(build);
+    const id = route.message.id;
+    let member = pool.free(id);
+    if (member === undefined) {
+      member = await pool.grow();
+      if (member === undefined || !member.takes(id) || request.signal.aborted) return false;
+    }
+    const exchange = new FastExchange(route, request, res, requestInfoOf(build, facts, "modern", facts.authInfo), facts.authInfo);
+    if (!member.dispatch(exchange)) return false;
+    const served = member;
+    onResponseClose(res, () => {
+      if (!res.writableFinished) served.abandon(exchange);
+    });
+    return true;
+  }
+
+  /** Closes the pool: requests still in flight on it are answered as closed. */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  private poolFor(build: BuildCore): ServerPool {
+    if (this.pool?.build === build) return this.pool;
+    this.pool?.retire();
+    this.pool = new ServerPool(build);
+    return this.pool;
+  }
+}
