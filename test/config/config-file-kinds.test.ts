@@ -141,6 +141,7 @@ describe("finding the configuration file", () => {
         maxJsonDepth: 64,
         streamMaxAgeMs: 86_400_000,
         ui: true,
+        fastPath: true,
         uiPath: "/",
       },
       tools: { maxConcurrent: 64, queueMs: 1_000, maxResultBytes: 8_388_608 },
