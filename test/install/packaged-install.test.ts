@@ -4,11 +4,12 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { npm, packInto } from "../helpers/npm-run.js";
 import { REPO, assertBuilt, cleanEnv } from "../helpers/cli-process.js";
 import { Cleanup, callText, connectV2, deferred, listedTools } from "../helpers/http-host.js";
 import { CliProcess } from "../helpers/cli-process.js";
@@ -19,23 +20,9 @@ let project = "";
 let installLog = "";
 let hostTarball = "";
 
-function npm(args: string[], cwd: string): { status: number | null; output: string } {
-  const result = spawnSync("npm", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...cleanEnv(), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
-  });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-}
-
 /** Packs a package of this repository into `work` and returns the tarball's path. */
 function pack(dir: string): string {
-  const before = new Set(readdirSync(work));
-  const { status, output } = npm(["pack", "--ignore-scripts", "--pack-destination", work], join(REPO, dir));
-  assert.equal(status, 0, output);
-  const made = readdirSync(work).filter((f) => f.endsWith(".tgz") && !before.has(f));
-  assert.equal(made.length, 1, output);
-  return join(work, made[0]!);
+  return packInto(work, join(REPO, dir));
 }
 
 before(() => {

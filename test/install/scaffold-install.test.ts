@@ -11,21 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { npm } from "../helpers/npm-run.js";
 import { CLI_MAIN, REPO, assertBuilt, cleanEnv } from "../helpers/cli-process.js";
 import { fencedBlocks } from "../helpers/doc-blocks.js";
 import { Cleanup, listedTools } from "../helpers/http-host.js";
 
 const cleanup = new Cleanup();
 let work = "";
-
-function npm(args: string[], cwd: string): { status: number | null; output: string } {
-  const result = spawnSync("npm", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...cleanEnv(), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
-  });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-}
 
 /** docs/serving.md's desktop-client config: the block after `<!-- desktop-config -->`. */
 function documentedConfig(): { command: string; args: string[] } {

@@ -4,12 +4,12 @@
 // SDK v2 client at /mcp?only=<its toolset>, every file verified against its digest, and not at another toolset's URL.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { REPO, assertBuilt, cleanEnv, CliProcess } from "../helpers/cli-process.js";
+import { npm, packInto } from "../helpers/npm-run.js";
+import { REPO, assertBuilt, CliProcess } from "../helpers/cli-process.js";
 import { Cleanup, connectV2 } from "../helpers/http-host.js";
 
 const cleanup = new Cleanup();
@@ -17,23 +17,9 @@ const PLUGIN = join(REPO, "test", "fixtures", "packages", "skills", "node_module
 let work = "";
 let project = "";
 
-function npm(args: string[], cwd: string): { status: number | null; output: string } {
-  const result = spawnSync("npm", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...cleanEnv(), npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
-  });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-}
-
 /** Packs the package in `dir` into `work`; returns the tarball's path. */
 function pack(dir: string): string {
-  const before = new Set(readdirSync(work));
-  const { status, output } = npm(["pack", "--ignore-scripts", "--pack-destination", work], dir);
-  assert.equal(status, 0, output);
-  const made = readdirSync(work).filter((f) => f.endsWith(".tgz") && !before.has(f));
-  assert.equal(made.length, 1, output);
-  return join(work, made[0]!);
+  return packInto(work, dir);
 }
 
 before(() => {
