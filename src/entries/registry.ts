@@ -9,6 +9,7 @@ export { ServerSpec, checkServerUrl } from "../registry/server-spec.js";
 export { toText, registryErrorCode, ERROR_META_KEY } from "../registry/call/results.js";
 export type { RegistryErrorMeta } from "../registry/call/results.js";
 export type { WatchStream } from "../registry/catalog/watch.js";
+export type { TaskMethod } from "../registry/forward/forwarder.js";
 export type { Clock, ClockTimer } from "../clock.js";
 export type { SecretRedactor } from "../secret-redactor.js";
 // Every shape of the registry's API (registry/types.ts holds those and nothing else).

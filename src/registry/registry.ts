@@ -4,7 +4,7 @@
  * calls back, and isolates failures: a server that cannot be reached is reported in `unavailable`, never thrown,
  * and a failing call comes back as an error result the model can read.
  */
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
+import type { CallToolResult, GetPromptResult, ReadResourceResult, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { Skill } from "@modelcontextprotocol/client/ext/skills";
 import { McpHostError, messageOf } from "../errors.js";
 import { createLogger } from "../logger.js";
@@ -19,7 +19,7 @@ import type { WatchStream } from "./catalog/watch.js";
 import { ServerTable, type Upstream } from "./catalog/server-table.js";
 import { compareNames } from "../compare.js";
 import { guardOnExit } from "./connect/exit-guard.js";
-import type { ForwardRequest } from "./forward/forwarder.js";
+import type { ForwardRequest, TaskMethod } from "./forward/forwarder.js";
 import { normalised, plainName } from "./forward/forwardable.js";
 import { httpForwardingLoaded } from "./forward/http-forwarder.js";
 import { resolveLimits, type Limits } from "./limits.js";
@@ -118,19 +118,31 @@ export class McpRegistry implements AsyncDisposable {
   }
 
   /**
-   * Sends one task request (`tasks/get`, `tasks/update`, `tasks/cancel`) to a 2026-07-28 server, on its connection's
-   * raw channel — with its credentials, under its time limits and answer limits — declaring `extensions` (the tasks
-   * extension) for it; resolves with what the server answered. Throws McpHostError as readResource does (an upstream's
-   * JSON-RPC error is its `cause`, a ProtocolError); MCP_CALL_FAILED when the connection has no raw channel (an
-   * OAuth or auth-strategy server, a custom transport).
+   * The capabilities a server declared, once connected; undefined before, and for an unknown server.
+   * @example
+   * registry.capabilitiesOf("everything")?.tasks?.requests?.tools?.call !== undefined // 2025-11-25 task-augmented calls
+   */
+  capabilitiesOf(server: string): Readonly<ServerCapabilities> | undefined {
+    return this.table.has(server) ? this.table.get(server).connection.serverCapabilities : undefined;
+  }
+
+  /**
+   * Sends one task request to a server, on its connection's raw channel — with its credentials, under its time limits
+   * and answer limits: `tasks/get`, `tasks/update` or `tasks/cancel` to a 2026-07-28 server, declaring `extensions`
+   * (the tasks extension) for it; `tasks/get`, `tasks/result` or `tasks/cancel` to a 2025-11-25 server (its
+   * experimental tasks). Resolves with what the server answered. A server-to-client request the server pushes while
+   * it runs and that names this task (a 2025-11-25 `tasks/result` delivers its task's questions so) goes to
+   * `onServerRequest`. Throws McpHostError as readResource does (an upstream's JSON-RPC error is its `cause`, a
+   * ProtocolError); MCP_CALL_FAILED when the connection has no raw channel (an OAuth or auth-strategy server, a
+   * custom transport).
    * @example
    * const task = await registry.taskRequest("builds", "tasks/get", { taskId }, { extensions: { "io.modelcontextprotocol/tasks": {} } });
    */
   async taskRequest(
     server: string,
-    method: "tasks/get" | "tasks/update" | "tasks/cancel",
+    method: TaskMethod,
     params: Record<string, unknown>,
-    options: { signal?: AbortSignal; timeoutMs?: number; extensions?: Readonly<Record<string, object>> } = {},
+    options: Pick<RegistryRequestOptions, "signal" | "timeoutMs" | "onServerRequest"> & { extensions?: Readonly<Record<string, object>> } = {},
   ): Promise<Record<string, unknown>> {
     await this.ready();
     await httpForwardingLoaded();
@@ -144,7 +156,11 @@ export class McpRegistry implements AsyncDisposable {
         { server },
       );
     };
-    const requestOptions = { ...defined({ signal: options.signal, timeoutMs: options.timeoutMs }), forward: true, inputRequired: "return" as const };
+    const requestOptions = {
+      ...defined({ signal: options.signal, timeoutMs: options.timeoutMs, onServerRequest: options.onServerRequest }),
+      forward: true,
+      inputRequired: "return" as const,
+    };
     return this.request<Record<string, unknown>>(server, `${method}`, requestOptions, noChannel, request, method !== "tasks/update");
   }
 
@@ -355,7 +371,9 @@ export class McpRegistry implements AsyncDisposable {
     mayRerun = true,
   ): Promise<T> {
     const upstream = this.table.get(server);
-    const call = { server, ...(options.onServerRequest ? { relay: options.onServerRequest } : {}) };
+    // A task request's call names its task, so the questions a server pushes for that task find it (server-requests.ts).
+    const taskId = forwardable?.method.startsWith("tasks/") ? forwardable.name : undefined;
+    const call = { server, ...defined({ relay: options.onServerRequest, taskId }) };
     const invoke = () => this.invoke<T>(upstream, call, mayRerun, options, send);
     try {
       return await (forwardable && this.forwards(options) ? this.forward<T>(upstream, call, mayRerun, options, forwardable, invoke) : invoke());

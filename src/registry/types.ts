@@ -318,6 +318,12 @@ export interface CallToolOptions extends InputRoundOptions {
    * when the gateway's own caller declared it. Only a forwarded call declares them; a client round never does.
    */
   extensions?: Readonly<Record<string, object>>;
+  /**
+   * Asks a 2025-11-25 server to run the call as one of its experimental tasks (`params.task`): it answers with
+   * `{ task: { taskId, status, … } }`, followed with `taskRequest`. Only a forwarded call sends it; a client round never
+   * does (the SDK client refuses a task answer).
+   */
+  task?: { ttl?: number };
 }
 
 /** Per-call options of readResource and getPrompt. */

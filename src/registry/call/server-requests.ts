@@ -16,7 +16,12 @@ export interface InFlightCall {
   tool?: string;
   relay?: ServerRequestRelay;
   signal?: AbortSignal;
+  /** The upstream task this request follows (`tasks/result`): a pushed request that names it belongs here. */
+  taskId?: string;
 }
+
+/** The `_meta` key a 2025-11-25 server tags a request with when it serves one of its tasks. */
+export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
 const KIND_OF: Record<string, ServerRequestKind> = { "sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots" };
 
@@ -62,8 +67,10 @@ export class ServerRequestRouter implements ClientSetup {
   /** Answers pushed (2025-era) requests on this client. */
   install(client: Client, spec: ServerSpecification): void {
     const kinds = this.kinds(spec);
-    const answer = (method: UpstreamRequest["method"]) => (request: { params?: unknown }) =>
-      this.answer(spec, method, (request.params ?? {}) as Record<string, unknown>, this.pick(spec.name)) as never;
+    const answer = (method: UpstreamRequest["method"]) => (request: { params?: unknown }) => {
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      return this.answer(spec, method, params, this.pick(spec.name, params)) as never;
+    };
     if (kinds.includes("sampling")) client.setRequestHandler("sampling/createMessage", answer("sampling/createMessage"));
     if (kinds.includes("elicitation")) client.setRequestHandler("elicitation/create", answer("elicitation/create"));
     if (kinds.includes("roots")) client.setRequestHandler("roots/list", answer("roots/list"));
@@ -74,7 +81,7 @@ export class ServerRequestRouter implements ClientSetup {
     if (!KIND_OF[method] || !this.kinds(spec).includes(KIND_OF[method]!)) {
       return Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${method}`));
     }
-    return this.answer(spec, method as UpstreamRequest["method"], params, this.pick(spec.name));
+    return this.answer(spec, method as UpstreamRequest["method"], params, this.pick(spec.name, params));
   }
 
   /** Registers a call in progress; returns its unregistration. */
@@ -86,11 +93,16 @@ export class ServerRequestRouter implements ClientSetup {
   }
 
   /**
-   * The call a pushed request belongs to. A 2025-era request does not say which call it serves, so it is tied to a
-   * call only when that is unambiguous: the one call in progress, or the one call with a relay.
+   * The call a pushed request belongs to. A request that names the task it serves (2025-11-25 tasks, whose questions
+   * come during `tasks/result`) goes to the request following that task, or to none. Otherwise a 2025-era request does not say
+   * which call it serves, so it is tied to a call only when that is unambiguous: the one call in progress, or the one
+   * call with a relay.
    */
-  private pick(server: string): InFlightCall | undefined {
+  private pick(server: string, params: Record<string, unknown>): InFlightCall | undefined {
     const calls = [...(this.inflight.get(server) ?? [])];
+    const related = (params._meta as Record<string, { taskId?: unknown } | undefined> | undefined)?.[RELATED_TASK_META]?.taskId;
+    // A question for a task nobody follows now is nobody's call's (never another caller's by elimination).
+    if (typeof related === "string") return calls.find((c) => c.taskId === related);
     if (calls.length === 1) return calls[0];
     const relaying = calls.filter((c) => c.relay);
     return relaying.length === 1 ? relaying[0] : undefined;

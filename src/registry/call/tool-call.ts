@@ -130,7 +130,12 @@ export async function runToolCall(deps: ToolCallDeps, name: string, args: Record
   };
   try {
     if (deps.forward !== undefined && forwardableTool(tool.definition)) {
-      const params = { name: tool.upstreamName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) };
+      const params = {
+        name: tool.upstreamName,
+        arguments: args,
+        ...(options.task ? { task: options.task } : {}),
+        ...(options.meta ? { _meta: options.meta } : {}),
+      };
       const request = { method: "tools/call" as const, name: tool.upstreamName, params, ...(options.extensions ? { extensions: options.extensions } : {}) };
       result = await deps.forward(target, call, mayRerun, request, invoke);
     } else result = await invoke();

@@ -8,7 +8,10 @@
 import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/client";
 
 /** The methods a channel forwards (the task methods: to follow an upstream's task, docs/gateway.md "Tasks"). */
-export type ForwardedMethod = "tools/call" | "resources/read" | "prompts/get" | "tasks/get" | "tasks/update" | "tasks/cancel";
+export type ForwardedMethod = "tools/call" | "resources/read" | "prompts/get" | TaskMethod;
+
+/** The task methods the gateway sends: the 2026-07-28 lifecycle's three, and 2025-11-25's `tasks/result`. */
+export type TaskMethod = "tasks/get" | "tasks/update" | "tasks/cancel" | "tasks/result";
 
 /** One request to forward: its method and params (the caller's `_meta` included; the channel adds its own keys). */
 export interface ForwardRequest {
