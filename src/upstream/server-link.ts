@@ -14,6 +14,7 @@ import type { SecretRedactor } from "../secret-redactor.js";
 import { backoffDelay, type Backoff } from "./backoff.js";
 import { PausedCalls } from "./calls/paused-calls.js";
 import { declaresTasks } from "./calls/task-relay.js";
+import { runsTaskCalls } from "./calls/legacy-task-relay.js";
 import type { UpstreamCallObserver } from "./calls/call-observer.js";
 import type { ServerCalls } from "./calls/tool-handler.js";
 import type { GatewayServerConfig } from "./gateway-options.js";
@@ -194,8 +195,8 @@ export class ServerLink {
     ]);
     if (this.state === "closed") return undefined;
     const instructions = registry.instructionsOf(this.name);
-    const tasks = registry.eraOf(this.name) === "modern" && declaresTasks(registry.extensionsOf(this.name));
-    const listing = { tools, resources, templates, prompts, tasks, ...defined({ instructions, skills }) };
+    const tasks = taskSurfaceOf(registry, this.name);
+    const listing = { tools, resources, templates, prompts, ...defined({ instructions, skills, tasks }) };
     this.offerNow = serverOffer({ server: this.name, config: this.config, calls: this.calls, listing, filter: this.filter });
     this.everListed = true;
     this.state = registry.unavailable.length > 0 ? "unavailable" : "up";
@@ -281,4 +282,10 @@ export class ServerLink {
     })().finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
+}
+
+/** Which task surface a connected server offers the gateway to relay (server-offer.ts), if any. */
+function taskSurfaceOf(registry: McpRegistry, server: string): "modern" | "legacy" | undefined {
+  if (registry.eraOf(server) === "modern") return declaresTasks(registry.extensionsOf(server)) ? "modern" : undefined;
+  return runsTaskCalls(registry, server) ? "legacy" : undefined;
 }

@@ -17,13 +17,14 @@ import { isDetailedTaskV2, isToolCallTaskResultV2, TASKS_EXTENSION_ID_V2 } from 
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Clock } from "../../clock.js";
-import { isMcpHostError, type McpHostErrorCode, messageOf } from "../../errors.js";
+import { type McpHostErrorCode, messageOf } from "../../errors.js";
 import { inputRequired } from "../../extension/input-required.js";
 import type { ToolContext, ToolResult } from "../../extension/types.js";
 import type { McpRegistry } from "../../registry/index.js";
 import type { SecretRedactor } from "../../secret-redactor.js";
 import { encodeState } from "./gateway-state.js";
 import { refusal, unanswerable } from "./refusals.js";
+import { codeOf, DEFAULT_POLL_MS, pause, pollInterval, taskScrubber } from "./task-follow.js";
 
 /** What the relay of one upstream tool needs. */
 export interface TaskRelayTarget {
@@ -41,19 +42,6 @@ export interface TaskRelayTarget {
 /** The extension declared on every request the relay sends (and on the call, when the client declared it). */
 export const TASKS_DECLARED: Readonly<Record<string, object>> = Object.freeze({ [TASKS_EXTENSION_ID_V2]: {} });
 
-/** The poll interval's bounds: an upstream cannot make the gateway spin, nor wait longer than this between looks. */
-const MIN_POLL_MS = 20;
-const MAX_POLL_MS = 5_000;
-/** Used when the upstream suggests none. */
-const DEFAULT_POLL_MS = 500;
-/** What stands where the upstream's task id was, in anything relayed. */
-const HIDDEN_ID = "<upstream task>";
-/**
- * The shortest upstream task id taken out of relayed text: a shorter one ("7", "job-1") would mangle the text it
- * occurs in by chance. Such an id still never reaches the client as a task id (the client only ever gets the host's).
- */
-const MIN_HIDDEN_ID_LENGTH = 8;
-
 /**
  * True when a tool call's answer is an upstream's task (not a result).
  * @example
@@ -66,29 +54,6 @@ export function isUpstreamTask(result: unknown): result is { taskId: string; sta
 /** True when the upstream declared the tasks extension (2026-07-28). */
 export function declaresTasks(extensions: Readonly<Record<string, unknown>> | undefined): boolean {
   return extensions?.[TASKS_EXTENSION_ID_V2] !== undefined;
-}
-
-function pollInterval(suggested: unknown, fallback: number): number {
-  return typeof suggested === "number" && Number.isFinite(suggested) ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, suggested)) : fallback;
-}
-
-/** The code a failed task request is reported with: an answer limit or a timeout keeps its own, anything else is MCP_CALL_FAILED. */
-function codeOf(error: unknown): McpHostErrorCode {
-  for (const code of ["MCP_ANSWER_TOO_LARGE", "MCP_ANSWER_TOO_DEEP", "MCP_REQUEST_TIMEOUT"] as const) if (isMcpHostError(error, code)) return code;
-  return "MCP_CALL_FAILED";
-}
-
-/** Waits `ms` on the gateway's clock, or until the call's signal aborts. */
-function pause(clock: Clock, ctx: ToolContext, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      timer.clear();
-      ctx.signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = clock.setTimeout(done, ms);
-    ctx.signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** How long a call that may become a task goes on after its caller cancelled, to learn the task it must cancel. */
@@ -121,23 +86,16 @@ export function withCancelGrace(signal: AbortSignal, clock: Clock): { signal: Ab
 
 /** One relay of one upstream task: what it sends, and how it words what it hands on. */
 class UpstreamTask {
-  private readonly hiddenId: string;
   private readonly subject: string;
+  /** A value handed on: the deployment's secrets redacted and the upstream's task id taken out. */
+  readonly scrub: <T>(value: T) => T;
 
   constructor(
     private readonly target: TaskRelayTarget,
     private readonly taskId: string,
   ) {
-    this.hiddenId = taskId.length >= MIN_HIDDEN_ID_LENGTH ? JSON.stringify(taskId).slice(1, -1) : "";
     this.subject = `tool "${target.tool}" on server "${target.server}"`;
-  }
-
-  /** A value handed on: the deployment's secrets redacted and the upstream's task id taken out. */
-  scrub<T>(value: T): T {
-    const redacted = this.target.redactor.redactValue(value);
-    if (this.hiddenId === "" || redacted === undefined) return redacted;
-    const text = JSON.stringify(redacted);
-    return text.includes(this.hiddenId) ? (JSON.parse(text.split(this.hiddenId).join(HIDDEN_ID)) as T) : redacted;
+    this.scrub = taskScrubber(target.redactor, taskId);
   }
 
   failed(message: string, code: McpHostErrorCode = "MCP_CALL_FAILED"): CallToolResult {
@@ -204,7 +162,7 @@ class UpstreamTask {
           return this.ask(ctx, (detailed.inputRequests ?? {}) as Record<string, { method?: unknown }>);
       }
       interval = pollInterval(detailed.pollIntervalMs, interval);
-      await pause(this.target.clock, ctx, interval);
+      await pause(this.target.clock, ctx.signal, interval);
     }
   }
 

@@ -8,7 +8,9 @@
  *   the gateway's (sealed by the host), and sent back with the answers on the next round — nothing kept here;
  * - a 2025 upstream's pushed requests: the call pauses with the questions and goes on when the answers come;
  * - a 2026-07-28 upstream's task (task-relay.ts): followed under the host task the call becomes, its questions the
- *   host task's own.
+ *   host task's own;
+ * - a 2025-11-25 upstream's experimental task (legacy-task-relay.ts): asked for when the host made the call a task (and
+ *   always for a tool that requires it), followed as a paused call is driven, its pushed questions paused as above.
  * The common path — no approval, no questions it could answer — is forwarded: the registry sends it on the
  * connection's raw channel, with no call object and no client round.
  */
@@ -23,6 +25,7 @@ import { observeUpstreamCall, type UpstreamCallObserver } from "./call-observer.
 import { decodeState, encodeState } from "./gateway-state.js";
 import type { PausedCalls } from "./paused-calls.js";
 import { refusal, unanswerable } from "./refusals.js";
+import { legacyTaskSupport, runLegacyTask } from "./legacy-task-relay.js";
 import { answerUpstreamTask, declaresTasks, followUpstreamTask, isUpstreamTask, TASKS_DECLARED, type TaskRelayTarget, withCancelGrace } from "./task-relay.js";
 import { UpstreamCall } from "./upstream-call.js";
 
@@ -101,6 +104,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     redactor: calls.redactor,
     clock: calls.clock,
   };
+  const legacyTarget = { ...relayTarget, name: tool.name };
 
   /**
    * True when this call may be relayed as a task: the client declared the extension (the host made `ctx.task`) and
@@ -109,17 +113,43 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
   const relaysTasks = (ctx: ToolContext): boolean =>
     ctx.task !== undefined && calls.registry.eraOf(calls.server) === "modern" && declaresTasks(calls.registry.extensionsOf(calls.server));
 
+  /**
+   * True when this call is to run as a 2025-11-25 upstream's task: the tool requires it (it answers nothing else), or
+   * allows it and the client declared the extension (the host made `ctx.task`).
+   */
+  const runsAsLegacyTask = (ctx: ToolContext): boolean => {
+    const support = legacyTaskSupport(calls.registry, calls.server, tool.definition);
+    return support === "required" || (support === "optional" && ctx.task !== undefined);
+  };
+
+  /**
+   * A 2025 upstream's question pauses the call only when this client can answer it and there is room to wait (in
+   * all, and within this caller's share); otherwise it meets the usual refusal.
+   */
+  const relayOf =
+    (ctx: ToolContext, owner: string, ask: (r: UpstreamRequest) => Promise<unknown>) =>
+    (request: UpstreamRequest): Promise<unknown> | undefined =>
+      unanswerable(ctx.clientCapabilities, [request.method]).length === 0 && calls.paused.hasRoom(owner) ? ask(request) : undefined;
+
   /** Drives one downstream round of a call and words what it came to. */
   const round = async (call: UpstreamCall, ctx: ToolContext): Promise<ToolResult> => {
-    const step = await call.drive({ signal: ctx.signal, progress: (p) => ctx.progress(p.progress, p.total, p.message) });
+    const step = await call.drive({
+      signal: ctx.signal,
+      progress: (p) => ctx.progress(p.progress, p.total, p.message),
+      status: (message) => ctx.task?.status(message),
+    });
     if (step.kind === "ask") {
       calls.paused.keep(call);
+      // A host task that waits for these answers and ends unanswered (cancelled, expired) cancels the call now.
+      ctx.task?.onAbandon(() => calls.paused.take(call.id)?.cancel(new Error("the task it ran in ended")));
       const inputRequests = Object.fromEntries(
         step.requests.map(({ key: k, request }) => [k, { method: request.method, params: calls.redactor.redactValue(request.params) }]),
       );
       const keys = step.requests.map((r) => r.key);
       return inputRequired({ inputRequests: inputRequests as never, requestState: encodeState({ k: "paused", t: key, id: call.id, keys }) });
     }
+    // Cancelled (the host task, or the request): the call's end is that, not the failure the cancel made upstream.
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     // An upstream may answer with a task it was not asked for: followed to its end all the same.
     if (isUpstreamTask(step.result)) return followUpstreamTask(relayTarget, step.result, ctx);
     return finished(step.result, ctx);
@@ -147,17 +177,12 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
   const start = (args: Record<string, unknown>, ctx: ToolContext, upstreamState: { s?: string } | undefined): Promise<ToolResult> => {
     const owner = ownerOf(ctx);
     const call = new UpstreamCall(owner);
-    const capabilities = ctx.clientCapabilities;
-    // A 2025 upstream's question pauses the call only when this client can answer it and there is room to wait
-    // (in all, and within this caller's share).
-    const relay = (request: UpstreamRequest, ask: (r: UpstreamRequest) => Promise<unknown>) =>
-      unanswerable(capabilities, [request.method]).length === 0 && calls.paused.hasRoom(owner) ? ask(request) : undefined;
     call.start((ask, signal, onprogress) =>
       observeUpstreamCall(calls.observer, observed, (trace) =>
         calls.registry.callTool(tool.name, args, {
           signal,
           onprogress,
-          onServerRequest: (request) => relay(request, ask),
+          onServerRequest: relayOf(ctx, owner, ask),
           inputRequired: "return",
           approve: () => true, // asked already (or not needed): the registry's own approval rule is satisfied here
           // The client's own _meta passes through; the gateway's trace context (its call's span) replaces the client's.
@@ -166,6 +191,19 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
         }),
       ),
     );
+    return round(call, ctx);
+  };
+
+  /** Starts a call that runs as a 2025-11-25 upstream's task, driven (and paused for its questions) as above. */
+  const startLegacyTask = async (args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> => {
+    const owner = ownerOf(ctx);
+    const call = new UpstreamCall(owner);
+    call.start((ask, signal, onprogress, status) =>
+      observeUpstreamCall(calls.observer, observed, (trace) =>
+        runLegacyTask(legacyTarget, { args, signal, onprogress, status, relay: relayOf(ctx, owner, ask), ...withMeta(ctx.meta, trace) }),
+      ),
+    );
+    await ctx.task?.start();
     return round(call, ctx);
   };
 
@@ -254,7 +292,8 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     }
     if (state?.k === "task") return answerUpstreamTask(relayTarget, state.id, ctx);
     if (state?.k === "upstream") return start(args, ctx, state);
-    if (state === undefined && !needsApproval && forwardable(ctx)) return forward(args, ctx);
+    const legacyTask = runsAsLegacyTask(ctx);
+    if (state === undefined && !needsApproval && !legacyTask && forwardable(ctx)) return forward(args, ctx);
     if (needsApproval) {
       const asked = state?.k === "approve";
       if (asked && state.d !== digestOf(args)) return refuse("MCP_TOOL_DENIED", `the approval given was for other arguments to ${subject}; call it again`);
@@ -263,6 +302,7 @@ export function upstreamToolHandler(calls: ServerCalls, tool: RegistryTool): Too
     }
     // Approved: a call that may become a relayed task goes on the raw channel, the one path that can declare it.
     if (relaysTasks(ctx)) return forward(args, ctx);
+    if (legacyTask) return startLegacyTask(args, ctx);
     return start(args, ctx, undefined);
   };
 }

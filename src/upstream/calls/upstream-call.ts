@@ -20,6 +20,8 @@ export type CallStep =
 export interface Attachment {
   signal: AbortSignal;
   progress(progress: Progress): Promise<void>;
+  /** The status of the upstream's task, when the call follows one (its round's host task shows it). */
+  status?(message: string): void;
 }
 
 interface Question {
@@ -46,24 +48,28 @@ export class UpstreamCall {
   private asks = 0;
   /** Progress sent to the attached request, in order; a round ends only after it was written (before the result). */
   private sending: Promise<void> = Promise.resolve();
+  /** A status that came between rounds: the next round shows it (an older one is of no use). */
+  private unshownStatus?: string;
 
   constructor(
     /** Who may resume it (the caller's client id, or empty). */
     readonly owner: string,
   ) {}
 
-  /** Starts the upstream call; `run` gets the relay, the call's own signal and its progress sink. */
+  /** Starts the upstream call; `run` gets the relay, the call's own signal, its progress sink and its status sink. */
   start(
     run: (
       relay: (request: UpstreamRequest) => Promise<unknown>,
       signal: AbortSignal,
       onprogress: (p: Progress) => void,
+      onstatus: (message: string) => void,
     ) => Promise<CallToolResult | InputRequiredResult>,
   ): void {
     run(
       (request) => this.ask(request),
       this.controller.signal,
       (p) => this.relayProgress(p),
+      (message) => this.relayStatus(message),
     ).then(
       (result) => this.settle(result),
       (error: unknown) => this.settle({ content: [{ type: "text", text: `the call failed: ${(error as Error)?.message ?? String(error)}` }], isError: true }),
@@ -96,6 +102,8 @@ export class UpstreamCall {
     if (attachment.signal.aborted) onAbort();
     attachment.signal.addEventListener("abort", onAbort, { once: true });
     this.attached = attachment;
+    if (this.unshownStatus !== undefined) attachment.status?.(this.unshownStatus);
+    this.unshownStatus = undefined;
     try {
       while (this.outcome === undefined && this.waiting.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
       await this.sending;
@@ -112,18 +120,31 @@ export class UpstreamCall {
     }
   }
 
-  /** Cancels the upstream call and fails every open question. */
+  /**
+   * Cancels the upstream call and fails every open question — the questions a moment later (the next turn of the
+   * event loop), so that whatever the cancel sends upstream (a task's `tasks/cancel`) goes before the refused answer:
+   * an upstream told "no answer" first might finish its task instead of seeing it cancelled.
+   */
   cancel(reason?: unknown): void {
     this.controller.abort(reason);
-    for (const q of [...this.waiting, ...this.asked.values()]) q.fail(new Error("the call was cancelled"));
+    const open = [...this.waiting, ...this.asked.values()];
     this.waiting.length = 0;
     this.asked.clear();
+    if (open.length === 0) return;
+    setImmediate(() => {
+      for (const q of open) q.fail(new Error("the call was cancelled"));
+    });
   }
 
   private relayProgress(progress: Progress): void {
     const attached = this.attached;
     if (!attached) return;
     this.sending = this.sending.then(() => attached.progress(progress)).catch(() => undefined);
+  }
+
+  private relayStatus(message: string): void {
+    if (this.attached) this.attached.status?.(message);
+    else this.unshownStatus = message;
   }
 
   private settle(result: CallToolResult | InputRequiredResult): void {

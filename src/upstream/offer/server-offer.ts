@@ -9,6 +9,7 @@ import type { DynamicOffer, PromptSpec, ResourceSpec, ResourceTemplateSpec, Tool
 import type { RegistryPrompt, RegistryResource, RegistryResourceTemplate, RegistryTool } from "../../registry/index.js";
 import { getUpstreamPrompt, readUpstream } from "../calls/read-handlers.js";
 import { upstreamToolHandler, type ServerCalls } from "../calls/tool-handler.js";
+import { legacyTaskSupport } from "../calls/legacy-task-relay.js";
 import { upstreamSkill } from "../calls/skill-handler.js";
 import type { Skill } from "@modelcontextprotocol/client/ext/skills";
 import type { GatewayServerConfig } from "../gateway-options.js";
@@ -21,8 +22,12 @@ export interface ServerListing {
   resources: readonly RegistryResource[];
   templates: readonly RegistryResourceTemplate[];
   prompts: readonly RegistryPrompt[];
-  /** True when it speaks 2026-07-28 and declares the tasks extension: its tools may run as tasks (task-relay.ts). */
-  tasks?: boolean;
+  /**
+   * The tasks it can run: `modern` when it speaks 2026-07-28 and declares the tasks extension (task-relay.ts), every
+   * tool may then answer with a task; `legacy` when it speaks 2025-11-25 and runs tool calls as its experimental
+   * tasks (legacy-task-relay.ts), for the tools it marks so.
+   */
+  tasks?: "modern" | "legacy";
   /** Its skills, when it declares the skills extension (SEP-2640). */
   skills?: readonly Skill[];
   instructions?: string;
@@ -45,7 +50,8 @@ export function toolsetOf(server: string, config: GatewayServerConfig, instructi
   };
 }
 
-function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeoutMs: number, tasks: boolean): ToolSpec {
+function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeoutMs: number, taskSurface: "modern" | "legacy" | undefined): ToolSpec {
+  const tasks = taskSurface === "modern" || (taskSurface === "legacy" && legacyTaskSupport(calls.registry, server, tool.definition) !== undefined);
   const d = tool.definition;
   return {
     name: tool.name,
@@ -56,6 +62,7 @@ function toolSpec(server: string, calls: ServerCalls, tool: RegistryTool, timeou
     ...defined({ annotations: d.annotations, meta: d._meta }),
     timeoutMs,
     // The host makes a task of the call when its client declared the extension; the upstream's task is relayed in it.
+    // (A 2025 tool that requires a task is offered as optional too: a client without tasks gets its result on the request.)
     ...(tasks ? { taskSupport: "optional" as const } : {}),
     validateOutput: false, // the registry checked it, under the server's structuredContent policy
     handler: upstreamToolHandler(calls, tool),
@@ -113,7 +120,7 @@ export function serverOffer(parts: {
   const skillFiles = new Set((listing.skills ?? []).flatMap((skill) => (skill.resources === "dynamic" ? [] : skill.resources.map((file) => file.uri))));
   return {
     toolsets: [toolsetOf(server, config, listing.instructions)],
-    tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs, listing.tasks === true)),
+    tools: listing.tools.filter((t) => filter.keeps(t.upstreamName)).map((t) => toolSpec(server, calls, t, timeoutMs, listing.tasks)),
     resources: listing.resources.filter((r) => !skillFiles.has(r.upstreamUri)).map((r) => resourceSpec(calls, server, r)),
     resourceTemplates: listing.templates.map((t) => templateSpec(calls, server, t)),
     prompts: listing.prompts.map((p) => promptSpec(calls, server, p)),
