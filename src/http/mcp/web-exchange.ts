@@ -6,7 +6,7 @@
  * and a handler sees the same context whatever it asked. What the SDK's own node adapter costs beyond that is not
  * paid: the body is never serialised again (the SDK takes the parsed value), the `Request` carries no body stream,
  * and a JSON answer is written in one write with its length; a stream (SSE) is copied chunk by chunk, minding
- * backpressure, and cancelled when the client leaves.
+ * backpressure, and cancelled when the client leaves — what it has ready at once going out with the headers.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { onResponseClose } from "../edge/connection-tracker.js";
@@ -47,9 +47,41 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, facts: R
   return request;
 }
 
+/** One read of a response body. */
+type BodyRead = ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>;
+
+/** What a read gives when the stream has something ready within a turn of the microtask queue; undefined if not. */
+function readyNow(read: BodyRead): Promise<Awaited<BodyRead> | undefined> {
+  return Promise.race([read, Promise.resolve().then(() => undefined)]);
+}
+
+/**
+ * What a stream has ready at once (waiting one turn of the event loop when nothing is there yet): its chunks, whether
+ * it ended, and the read still waiting when it did not.
+ */
+async function takeReady(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  const chunks: Uint8Array[] = [];
+  let read = reader.read();
+  for (let waited = false; ; ) {
+    const result = await readyNow(read);
+    if (result === undefined) {
+      if (waited || chunks.length > 0) return { chunks, done: false, read };
+      waited = true;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      continue;
+    }
+    if (result.done) return { chunks, done: true, read };
+    chunks.push(result.value);
+    read = reader.read();
+  }
+}
+
 /**
  * Writes a web `Response` the SDK produced to `res`: its status and headers, then its body — a JSON answer in one
- * write with Content-Length, anything else (SSE) as it streams.
+ * write with Content-Length, anything else (SSE) as it streams. What a stream has ready at once goes out with the
+ * headers, as @hono/node-server (the SDK v1's adapter) does: a stream already complete — a 2025 session's answer to a
+ * quick call — in one write with Content-Length, not headers and body in two; a stream with nothing yet (a listen
+ * stream) has its headers flushed at once, for its client waits for them before it reads the first event.
  * @example
  * await writeWebResponse(res, await handler.fetch(request, { parsedBody }));
  */
@@ -71,9 +103,6 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     if (!res.destroyed) res.writeHead(response.status, headers).end(text);
     return;
   }
-  res.writeHead(response.status, headers);
-  // Headers of a stream go out at once: a client waits for them before it reads a listen stream's first event.
-  res.flushHeaders();
   const reader = response.body.getReader();
   const gone = new Promise<void>((resolve) =>
     onResponseClose(res, () => {
@@ -82,8 +111,19 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     }),
   );
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
+    const ready = await takeReady(reader);
+    if (res.destroyed) return;
+    if (ready.done) {
+      const body = Buffer.concat(ready.chunks);
+      headers["content-length"] = String(body.byteLength);
+      res.writeHead(response.status, headers).end(body);
+      return;
+    }
+    res.writeHead(response.status, headers);
+    if (ready.chunks.length === 0) res.flushHeaders();
+    for (const chunk of ready.chunks) res.write(chunk);
+    for (let read = ready.read; ; read = reader.read()) {
+      const { done, value } = await read;
       if (done || res.destroyed) break;
       if (!res.write(value)) await Promise.race([new Promise<void>((resolve) => res.once("drain", () => resolve())), gone]);
     }
