@@ -4,7 +4,7 @@
  * observer (`GatewayOptions.observer`), the HTTP app the whole object (`HostAppOptions.observability`). Every listener
  * records and returns; none can fail a request.
  */
-import { context, type TracerProvider } from "@opentelemetry/api";
+import type { TracerProvider } from "@opentelemetry/api";
 import type { HostObserver, ObservedEnd, ObservedRequest, RequestObservation } from "../host/observer.js";
 import { toolOutcomeOf } from "../host/protocol/tool-outcome.js";
 import type { Logger } from "../logger.js";
@@ -13,6 +13,7 @@ import { type LogFields, requestTrack, withLogFields } from "./log-context.js";
 import { type GaugeSources, HostMetrics } from "./metrics.js";
 import { RequestRates } from "./request-rates.js";
 import { HostTracing } from "./tracing.js";
+import { otel } from "./otel-api.js";
 import { defined } from "../defined.js";
 
 export interface ObservabilityOptions {
@@ -144,7 +145,7 @@ export function createObservability(options: ObservabilityOptions): Observabilit
     const track = requestTrack();
     if (track) track.observed = true;
     const traced = tracing?.live() === true ? tracing : undefined;
-    const ambient = traced === undefined ? undefined : context.active();
+    const ambient = traced === undefined ? undefined : otel().context.active();
     const span = ambient === undefined ? undefined : traced?.startRequest(request, ambient);
     const toolSpan = ambient === undefined ? undefined : traced?.startToolCall(request, span?.context ?? ambient);
     const fields = toolFields(request);

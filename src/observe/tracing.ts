@@ -7,25 +7,11 @@
  * for the gateway, an MCP client span per upstream call (kind CLIENT) whose context is injected into that call's
  * `_meta`. Every call into the API is guarded: a broken SDK, processor or exporter never fails a request.
  */
-import {
-  type Attributes,
-  type Context,
-  context,
-  type Link,
-  propagation,
-  ProxyTracerProvider,
-  ROOT_CONTEXT,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type TextMapGetter,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from "@opentelemetry/api";
+import type { Attributes, Context, Link, Span, TextMapGetter, Tracer, TracerProvider } from "@opentelemetry/api";
 import { TRACEPARENT_META_KEY } from "@modelcontextprotocol/server";
 import type { ObservedEnd, ObservedRequest } from "../host/observer.js";
 import { defined } from "../defined.js";
+import { otel, otelRegistered } from "./otel-api.js";
 
 /**
  * The instrumentation scope of every span mcp-host makes.
@@ -57,6 +43,7 @@ function safely<T>(work: () => T, fallback: T): T {
 }
 
 function hasSpan(ctx: Context): boolean {
+  const { trace } = otel();
   const spanContext = trace.getSpanContext(ctx);
   return spanContext !== undefined && trace.isSpanContextValid(spanContext);
 }
@@ -68,6 +55,7 @@ function hasSpan(ctx: Context): boolean {
  */
 export function contextFromMeta(meta: Readonly<Record<string, unknown>> | undefined): Context | undefined {
   if (meta === undefined || typeof meta[TRACEPARENT_META_KEY] !== "string") return undefined;
+  const { propagation, ROOT_CONTEXT } = otel();
   const extracted = safely(() => propagation.extract(ROOT_CONTEXT, meta, META_GETTER), ROOT_CONTEXT);
   return hasSpan(extracted) ? extracted : undefined;
 }
@@ -79,6 +67,7 @@ export function contextFromMeta(meta: Readonly<Record<string, unknown>> | undefi
  * context.with(ambientOfHeaders(req.headers), next);
  */
 export function ambientOfHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Context {
+  const { context, propagation } = otel();
   const active = context.active();
   if (hasSpan(active) || headers.traceparent === undefined) return active;
   return safely(() => propagation.extract(active, headers, META_GETTER as never), active);
@@ -121,6 +110,7 @@ function errorTypeOf(ended: ObservedEnd): string | undefined {
 
 function endSpan(span: Span, ended: ObservedEnd): void {
   safely(() => {
+    const { SpanStatusCode } = otel();
     const errorType = errorTypeOf(ended);
     if (ended.outcome !== undefined) span.setAttribute("mcp_host.outcome", ended.outcome);
     if (ended.errorCode !== undefined) span.setAttribute("rpc.response.status_code", String(ended.errorCode));
@@ -133,7 +123,7 @@ function endSpan(span: Span, ended: ObservedEnd): void {
 }
 
 /** The provider the API hands out while no SDK is registered (the same no-op object behind every empty proxy). */
-const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+let noopProvider: TracerProvider | undefined;
 
 /**
  * Starts and ends the spans of the host and the gateway.
@@ -141,31 +131,36 @@ const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
  * const tracing = new HostTracing(); const started = tracing.startRequest(request, context.active());
  */
 export class HostTracing {
-  private readonly tracer: Tracer;
-  private readonly given: boolean;
+  private tracerNow?: Tracer;
 
-  constructor(options: { provider?: TracerProvider; version?: string } = {}) {
-    const provider = options.provider ?? trace.getTracerProvider();
-    this.given = options.provider !== undefined;
-    this.tracer = provider.getTracer(TRACER_NAME, options.version);
+  constructor(private readonly options: { provider?: TracerProvider; version?: string } = {}) {}
+
+  /** The tracer, made on first use (the API is loaded then, not before: see otel-api.ts). */
+  private get tracer(): Tracer {
+    this.tracerNow ??= (this.options.provider ?? otel().trace.getTracerProvider()).getTracer(TRACER_NAME, this.options.version);
+    return this.tracerNow;
   }
 
   /**
    * True when a span could go anywhere: a provider was given, the deployment registered an SDK, or a propagator that
    * would carry a caller's trace context on to an upstream. Asked per request (an SDK may be registered after start),
    * and cheap: while it is false, the host makes no span, reads no trace header and switches no context, so the
-   * default deployment (the API alone) pays nothing for tracing.
+   * default deployment (the API alone — not even loaded while nothing registered with it) pays nothing for tracing.
    */
   live(): boolean {
-    if (this.given) return true;
+    if (this.options.provider !== undefined) return true;
+    if (!otelRegistered()) return false;
+    const { trace, propagation, ProxyTracerProvider } = otel();
+    noopProvider ??= new ProxyTracerProvider().getDelegate();
     const provider = trace.getTracerProvider();
-    if (!(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER) return true;
+    if (!(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== noopProvider) return true;
     return safely(() => propagation.fields().length > 0, true);
   }
 
   /** The MCP server span of one request, parented on `_meta`'s context, else on `ambient` (then linked). */
   startRequest(request: ObservedRequest, ambient: Context): StartedSpan | undefined {
     return safely(() => {
+      const { trace, SpanKind } = otel();
       const fromMeta = contextFromMeta(request.meta);
       const parent = fromMeta ?? ambient;
       const ambientSpan = fromMeta !== undefined && hasSpan(ambient) ? trace.getSpanContext(ambient) : undefined;
@@ -184,6 +179,7 @@ export class HostTracing {
   startToolCall(request: ObservedRequest, parent: Context): StartedSpan | undefined {
     if (request.toolName === undefined) return undefined;
     return safely(() => {
+      const { trace, SpanKind } = otel();
       const attributes: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": request.toolName! };
       if (request.tool !== undefined) {
         attributes["mcp_host.toolset"] = request.tool.toolset;
@@ -197,6 +193,7 @@ export class HostTracing {
   /** The MCP client span of an upstream call, and the `_meta` entries that carry its context upstream. */
   startUpstreamCall(server: string, tool: string): { started: StartedSpan; meta: Record<string, string> } | undefined {
     return safely(() => {
+      const { context, trace, propagation, SpanKind } = otel();
       const parent = context.active();
       const span = this.tracer.startSpan(
         `tools/call ${tool}`,
@@ -224,6 +221,7 @@ export class HostTracing {
    */
   recordFinished(request: ObservedRequest, ambient: Context, startTime: Date, ended: ObservedEnd): void {
     safely(() => {
+      const { trace, SpanKind } = otel();
       const fromMeta = contextFromMeta(request.meta);
       const parent = fromMeta ?? ambient;
       const ambientSpan = fromMeta !== undefined && hasSpan(ambient) ? trace.getSpanContext(ambient) : undefined;
@@ -243,6 +241,6 @@ export class HostTracing {
   /** Runs `work` with `started`'s context active (or as it is, without one). */
   within<T>(started: StartedSpan | undefined, work: () => T): T {
     if (started === undefined) return work();
-    return context.with(started.context, work);
+    return otel().context.with(started.context, work);
   }
 }

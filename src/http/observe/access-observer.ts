@@ -6,10 +6,10 @@
  * edge) gets its MCP server span here, after the fact. Nothing here can fail the request it watches.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { context } from "@opentelemetry/api";
 import type { Observability } from "../../observe/observability.js";
 import { type RequestTrack, withLogFields } from "../../observe/log-context.js";
 import { ambientOfHeaders } from "../../observe/tracing.js";
+import { otel } from "../../observe/otel-api.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import { factsOf } from "../edge/request-facts.js";
 import { mcpFactsOf } from "./http-request-facts.js";
@@ -115,7 +115,7 @@ export function accessObserver(observability: Observability, routes: ObservedRou
     }
     const go = () => withLogFields({ requestId, client }, () => next(), track);
     if (ambient === undefined) go();
-    else context.with(ambient, go);
+    else otel().context.with(ambient, go);
   };
   return { middleware, openStreams: streamsOf(routeOf, inFlight) };
 }
