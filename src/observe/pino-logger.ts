@@ -41,6 +41,22 @@ export interface PinoLogger extends Logger {
   readonly dropped: number;
 }
 
+let stampedMs = -1;
+let stamp = "";
+
+/**
+ * pino's `isoTime`, made once per millisecond: a busy host writes several lines a millisecond (an access line and an
+ * audit line per call), and formatting the date was ~1% of a call's CPU.
+ */
+function isoTimeOncePerMs(): string {
+  const now = Date.now();
+  if (now !== stampedMs) {
+    stampedMs = now;
+    stamp = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return stamp;
+}
+
 /** Keys a line's own data may not take: they would shadow the line's frame. */
 const FRAME_KEYS = new Set(["level", "time", "msg", "component"]);
 
@@ -99,7 +115,7 @@ export function createPinoLogger(options: PinoLoggerOptions = {}): PinoLogger {
     {
       level: options.level ?? "info",
       base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMs,
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => logFields() ?? {},
     },
