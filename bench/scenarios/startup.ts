@@ -7,7 +7,7 @@
  * interleaved.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,20 @@ async function child<T>(script: string, input: unknown): Promise<T> {
   const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
   if (!line) throw new Error(`${script} printed no RESULT line: ${stdout.slice(-500)}`);
   return JSON.parse(line.slice("RESULT ".length)) as T;
+}
+
+/**
+ * The stdio cold start's project as a user's install has it: a copy of bench/fixtures/stdio-project whose `zod`
+ * resolves to the copy mcp-host itself loads (root node_modules/zod), as `npm install mcp-host zod` dedupes it to
+ * one. Served from its place in bench/, its extension found bench/node_modules/zod — a second copy of the same version
+ * (95 more modules to load) that no real install has and the raw SDK servers it is compared with never load.
+ */
+function installedStdioProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-host-bench-stdio-"));
+  cpSync(STDIO_PROJECT, dir, { recursive: true });
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(join(ROOT, "node_modules", "zod"), join(dir, "node_modules", "zod"), "dir");
+  return dir;
 }
 
 /** A project with `count` extensions of `each` JSON-Schema tools, for `mcp-host stdio --cwd`. */
@@ -154,10 +168,11 @@ export const startupScenario: Scenario = {
     outcome.data.manyExtensions = { inProcess: phases, cliMs: cliStartups, firstCallsMs: callRuns };
 
     context.log(" stdio cold start");
-    const host = [CLI, "stdio", "--cwd", STDIO_PROJECT];
+    const stdioProject = installedStdioProject();
+    const host = [CLI, "stdio", "--cwd", stdioProject];
     const v2 = [fileURLToPath(new URL("../servers/stdio/sdk-v2-stdio.mjs", import.meta.url))];
     const v1 = [fileURLToPath(new URL("../servers/stdio/sdk-v1-stdio.mjs", import.meta.url))];
-    const unbundled = existsSync(UNBUNDLED_CLI) ? [UNBUNDLED_CLI, "stdio", "--cwd", STDIO_PROJECT] : undefined;
+    const unbundled = existsSync(UNBUNDLED_CLI) ? [UNBUNDLED_CLI, "stdio", "--cwd", stdioProject] : undefined;
     const subjects: StdioSubject[] = [
       { id: "host-legacy", label: "mcp-host stdio, 2025", args: host, era: "legacy", tools: 2 },
       { id: "host-modern", label: "mcp-host stdio, 2026-07-28", args: host, era: "modern", tools: 2 },
@@ -172,7 +187,9 @@ export const startupScenario: Scenario = {
       { id: "v1-legacy", label: "raw SDK v1 stdio, 2025", args: v1, era: "legacy", tools: 1 },
     ];
     const loadBefore = (await import("node:os")).loadavg()[0]!;
-    const { times, openings, cpu } = await stdioColdStarts(context, subjects, quick ? 3 : 20);
+    const { times, openings, cpu } = await stdioColdStarts(context, subjects, quick ? 3 : 20).finally(() =>
+      rmSync(stdioProject, { recursive: true, force: true }),
+    );
     const stdio = Object.fromEntries(
       subjects.map((s) => [
         s.id,
