@@ -93,6 +93,8 @@ export class StdioProcessTransport implements Transport {
   private exitInfo?: ChildExit;
   private closing?: Promise<void>;
   private readonly writing = new Set<Promise<unknown>>();
+  /** True while writes are held for this turn of the event loop (see send). */
+  private corked = false;
   private readonly stderrTail: string[] = [];
   private stderrProblem?: string;
   /** Requests forwarded on this pipe beside the SDK client's (forward/): their answers are taken off the reader first. */
@@ -185,6 +187,16 @@ export class StdioProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (this.closed || !stdin || stdin.destroyed || !stdin.writable) {
       return Promise.reject(Object.assign(new Error("the server process is not running"), { code: CHILD_GONE }));
+    }
+    // Messages sent in one turn of the event loop go to the pipe in one write: at concurrency, one system call and
+    // one wake-up of the server for many requests, not one each (the pipe write was ~17% of a busy gateway's CPU).
+    if (!this.corked) {
+      this.corked = true;
+      stdin.cork();
+      setImmediate(() => {
+        this.corked = false;
+        stdin.uncork();
+      });
     }
     const written = new Promise<void>((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
