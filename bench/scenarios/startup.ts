@@ -255,7 +255,7 @@ export const startupScenario: Scenario = {
           ];
         }),
         notes: [
-          `All plain node (mcp-host's built dist/cli/main.js, the bundle, and dist/cli/main.unbundled.js, the same command as tsc emits it, with bench/fixtures/stdio-project); CPU is what the server's threads had run by the answer (Linux /proc), steadier than wall time on a shared machine; 1-minute load average before: ${loadBefore.toFixed(2)}.`,
+          `All plain node (mcp-host's built dist/cli/main.js, the bundle, and dist/cli/main.unbundled.js, the same command as tsc emits it, serving a copy of bench/fixtures/stdio-project whose zod is mcp-host's own, as an install dedupes it); CPU is what the server's threads had run by the answer (Linux /proc), steadier than wall time on a shared machine; 1-minute load average before: ${loadBefore.toFixed(2)}.`,
         ],
       },
     ];
