@@ -38,6 +38,7 @@ const ALLOWED: Readonly<Record<string, { uses: number; why: string }>> = {
     uses: 2,
     why: "the timestamp of a log line, as pino's own lines carry, and the short wait that gathers lines into one write: neither is a deadline",
   },
+  "observe/pino-logger.ts": { uses: 1, why: "the wall-clock timestamp of a log line (made once per millisecond), as pino's own isoTime read it" },
   "cli/dev/watch-folder.ts": { uses: 1, why: "the dev loop's quiet spell after real file-system events, in the CLI process" },
   "cli/reload.ts": { uses: 1, why: "the reload's debounce of real file-system events, in the CLI process" },
   "registry/connect/process-group.ts": { uses: 1, why: "polls /proc while a real process group exits; its budget is on the clock" },
