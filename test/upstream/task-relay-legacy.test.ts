@@ -33,6 +33,16 @@ async function legacyTasks() {
   return served.at("only=jobs");
 }
 
+/** What the fixture's `cancelled_tasks` reports, once it reports one cancel (or after 200 looks, whatever it says). */
+async function upstreamCancels(url: URL): Promise<string> {
+  let report = "";
+  for (let poll = 0; poll < 200 && report !== "cancelled: 1"; poll++) {
+    report = (await rpc(url, "tools/call", { name: "cancelled_tasks", arguments: {} }, { tasks: false })).result?.content?.[0]?.text;
+    if (report !== "cancelled: 1") await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return report;
+}
+
 describe("the gateway relays a 2025-11-25 upstream's experimental tasks", { timeout: 120_000 }, () => {
   it("asks server-everything for its task, mirrors its status and asks its clarifying question as the gateway task's own", async () => {
     const served = await serveGateway(cleanup, { servers: { everything: everythingServer() } });
@@ -102,12 +112,7 @@ describe("the gateway relays a 2025-11-25 upstream's experimental tasks", { time
     await new Promise((resolve) => setTimeout(resolve, 200)); // the upstream's task exists and is being followed
     await rpc(url, "tasks/cancel", { taskId });
     await untilStatus(url, taskId, "cancelled");
-    let report = "";
-    for (let poll = 0; poll < 200 && report !== "cancelled: 1"; poll++) {
-      report = (await rpc(url, "tools/call", { name: "cancelled_tasks", arguments: {} }, { tasks: false })).result?.content?.[0]?.text;
-      if (report !== "cancelled: 1") await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    assert.equal(report, "cancelled: 1", "the upstream's tasks/cancel was sent");
+    assert.equal(await upstreamCancels(url), "cancelled: 1", "the upstream's tasks/cancel was sent");
   });
 
   it("cancels the upstream's task when the client cancels while its question waits for the answer", async () => {
@@ -118,11 +123,6 @@ describe("the gateway relays a 2025-11-25 upstream's experimental tasks", { time
     assert.equal(Object.values(waiting.inputRequests as Record<string, { params: { message: string } }>)[0]?.params.message, "Go on?");
     await rpc(url, "tasks/cancel", { taskId });
     await untilStatus(url, taskId, "cancelled");
-    let report = "";
-    for (let poll = 0; poll < 200 && report !== "cancelled: 1"; poll++) {
-      report = (await rpc(url, "tools/call", { name: "cancelled_tasks", arguments: {} }, { tasks: false })).result?.content?.[0]?.text;
-      if (report !== "cancelled: 1") await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    assert.equal(report, "cancelled: 1", "no round ran, yet the upstream's tasks/cancel was sent (onAbandon)");
+    assert.equal(await upstreamCancels(url), "cancelled: 1", "no round ran, yet the upstream's tasks/cancel was sent (onAbandon)");
   });
 });
