@@ -226,6 +226,7 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
 
   it("a client that leaves mid-call aborts the handler's signal on both paths; the next call is served", async () => {
     const reasons: string[] = [];
+    const requestSignals: Array<boolean | undefined> = [];
     let started = deferred();
     let aborted = deferred();
     const waiting = defineExtension({
@@ -238,6 +239,8 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
               ctx.signal.addEventListener("abort", () => {
                 const reason = ctx.signal.reason as { name?: string; message?: string } | string | undefined;
                 reasons.push(typeof reason === "object" ? `${reason.name}: ${reason.message}` : String(reason));
+                // Read only now: the fast path makes the web Request when it is first read, after the client left.
+                requestSignals.push(ctx.mcp.http?.req?.signal.aborted);
                 aborted.resolve();
                 resolve({ content: [{ type: "text", text: "too late" }] });
               });
@@ -266,6 +269,8 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
     }
     // The same reason on both: the entry's per-request transport closed (SdkError ConnectionClosed).
     assert.deepEqual(reasons, ["SdkError: Connection closed", "SdkError: Connection closed"]);
+    // And the request's own signal says the client left, on both.
+    assert.deepEqual(requestSignals, [true, true]);
   });
 
   it("a build replaced by an offer change is served by a new pool", async () => {

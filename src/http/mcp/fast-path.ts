@@ -4,7 +4,7 @@
  * other request — and one the pool cannot take now — goes to the SDK's entry (`createMcpHandler`) as before. A build
  * that is replaced (an offer change) retires its pool; the pool closes with the endpoint.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildCore } from "../../host/build/compiled-build.js";
 import type { RequestFacts } from "../edge/request-facts.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
@@ -13,25 +13,31 @@ import { fastRouteOf } from "./fast-path-guard.js";
 import { requestInfoOf } from "./request-info.js";
 import { ServerPool } from "./server-pool.js";
 
+/** The client went away before its answer was done (what the entry's `request.signal` would say). */
+function clientLeft(res: ServerResponse): boolean {
+  return res.closed && !res.writableFinished;
+}
+
 export class FastPath {
   private pool: ServerPool | undefined;
 
   /**
    * Serves the request on the fast path when it may; false when the SDK's entry is to serve it (nothing was written).
+   * No web `Request` is made unless a handler reads it.
    * @example
-   * if (!(await fast.serve(build, facts, request, res))) await entry(request);
+   * if (!(await fast.serve(build, facts, req, res))) await entry(webRequestOf(req, res, facts));
    */
-  async serve(build: BuildCore, facts: RequestFacts, request: Request, res: ServerResponse): Promise<boolean> {
-    const route = fastRouteOf(request, facts.body);
-    if (route === undefined || request.signal.aborted) return false;
+  async serve(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const route = fastRouteOf(req, facts.body);
+    if (route === undefined || clientLeft(res)) return false;
     const pool = this.poolFor(build);
     const id = route.message.id;
     let member = pool.free(id);
     if (member === undefined) {
       member = await pool.grow();
-      if (member === undefined || !member.takes(id) || request.signal.aborted) return false;
+      if (member === undefined || !member.takes(id) || clientLeft(res)) return false;
     }
-    const exchange = new FastExchange(route, request, res, requestInfoOf(build, facts, "modern", facts.authInfo), facts.authInfo);
+    const exchange = new FastExchange(route, req, res, facts, requestInfoOf(build, facts, "modern", facts.authInfo), facts.authInfo);
     if (!member.dispatch(exchange)) return false;
     const served = member;
     onResponseClose(res, () => {

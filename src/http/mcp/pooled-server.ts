@@ -54,7 +54,8 @@ function notConnected(): Promise<never> {
 class PooledServer extends Server {
   protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
     const exchange = exchangeOf(transportInfo?.request);
-    if (exchange !== undefined) {
+    if (exchange === undefined) return super.buildContext(ctx, transportInfo);
+    {
       const { notify, send, signal } = ctx.mcpReq;
       const mcpReq = ctx.mcpReq as { notify: typeof notify; send: typeof send; signal: AbortSignal };
       const handlerAbort = new AbortController();
@@ -64,7 +65,39 @@ class PooledServer extends Server {
       const sendAny = send as (...args: unknown[]) => Promise<unknown>;
       mcpReq.send = ((...args: unknown[]) => (exchange.open ? sendAny(...args) : notConnected())) as typeof send;
     }
-    return super.buildContext(ctx, transportInfo);
+    const context = super.buildContext(ctx, transportInfo) as ServerContext & { [EXCHANGE_OF_CONTEXT]?: FastExchange };
+    context[EXCHANGE_OF_CONTEXT] = exchange;
+    if (context.http !== undefined) context.http = new LazyHttpInfo(context.http, exchange);
+    return context;
+  }
+}
+
+const EXCHANGE_OF_CONTEXT = Symbol("mcp-host.fastExchange");
+
+/** The exchange a pooled server's request context serves. */
+function exchangeOfContext(sdk: ServerContext): FastExchange {
+  return (sdk as { [EXCHANGE_OF_CONTEXT]?: FastExchange })[EXCHANGE_OF_CONTEXT]!;
+}
+
+type HttpInfo = NonNullable<ServerContext["http"]>;
+
+/** A context's `http`, whose `req` is the exchange's web `Request`, made when first read. */
+class LazyHttpInfo implements HttpInfo {
+  readonly authInfo: HttpInfo["authInfo"];
+  readonly closeSSE: HttpInfo["closeSSE"];
+  readonly closeStandaloneSSE: HttpInfo["closeStandaloneSSE"];
+
+  constructor(
+    http: HttpInfo,
+    private readonly exchange: FastExchange,
+  ) {
+    this.authInfo = http.authInfo;
+    this.closeSSE = http.closeSSE;
+    this.closeStandaloneSSE = http.closeStandaloneSSE;
+  }
+
+  get req(): Request {
+    return this.exchange.request;
   }
 }
 
@@ -78,7 +111,7 @@ export class PooledTransport extends PerRequestHTTPServerTransport {
 
   constructor(core: ProtocolCore) {
     super({ classification: CLASSIFICATION });
-    this.server = createSdkServer(core, (sdk) => exchangeOf(sdk.http?.req)!.info, {
+    this.server = createSdkServer(core, (sdk) => exchangeOfContext(sdk).info, {
       make: (identity, options) => new PooledServer(identity, { ...options, supportedProtocolVersions: [...SERVED_VERSIONS] }),
     });
   }

@@ -179,6 +179,7 @@ export class SelectionEndpoint {
       return;
     }
     this.followListened(facts.body, res);
+    if (tasks === undefined && this.fast !== undefined && (await this.fast.serve(build, facts, req, res))) return;
     let request: Request;
     try {
       request = webRequestOf(req, res, facts);
@@ -188,7 +189,6 @@ export class SelectionEndpoint {
       sendInternalError(res, facts.body);
       return;
     }
-    if (tasks === undefined && this.fast !== undefined && (await this.fast.serve(build, facts, request, res))) return;
     const response = await this.fetch(request, {
       ...defined({ parsedBody: facts.body, authInfo: facts.authInfo }),
     });
