@@ -7,13 +7,7 @@
  * what a handler sends after that fails as it fails on a closed per-request transport.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  isJSONRPCResultResponse,
-  PerRequestHTTPServerTransport,
-  type AuthInfo,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-} from "@modelcontextprotocol/server";
+import { PerRequestHTTPServerTransport, type AuthInfo, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/server";
 import type { ServeRequestInfo } from "../../host/protocol/request-context.js";
 import type { RequestFacts } from "../edge/request-facts.js";
 import type { FastRoute } from "./fast-path-guard.js";
@@ -74,7 +68,8 @@ export class FastExchange {
       queueMicrotask(() => {
         this.open = false;
       });
-      if (this.writer === undefined && isJSONRPCResultResponse(message)) {
+      // A final message is an answer (the pooled server said so): a result unless it is an error.
+      if (this.writer === undefined && "result" in message) {
         writeJson(this.res, message);
         return;
       }

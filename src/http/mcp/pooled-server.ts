@@ -13,10 +13,10 @@ import {
   SdkErrorCode,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
   type BaseContext,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  type JSONRPCResultResponse,
   type MessageExtraInfo,
   type RequestId,
   type ServerContext,
@@ -101,6 +101,15 @@ class LazyHttpInfo implements HttpInfo {
   }
 }
 
+/**
+ * Whether a message the pooled server sends answers a request (a result or an error) rather than being a request or a
+ * notification of its own. The server made the message, so its shape is the SDK's: this reads its keys, where the
+ * SDK's `isJSONRPCResultResponse` would parse the whole result with zod again (~2% of a call).
+ */
+function isAnswer(message: JSONRPCMessage): message is JSONRPCResultResponse | JSONRPCErrorResponse {
+  return "id" in message && !("method" in message) && ("result" in message || "error" in message);
+}
+
 /** The transport a pooled server is connected to once: it takes requests and routes what the server sends by id. */
 export class PooledTransport extends PerRequestHTTPServerTransport {
   /** The requests in flight on this server, by JSON-RPC id. */
@@ -169,7 +178,7 @@ export class PooledTransport extends PerRequestHTTPServerTransport {
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const final = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const final = isAnswer(message);
     const id = final ? message.id : options?.relatedRequestId;
     if (id === undefined) return;
     const exchange = this.inFlight.get(id);
