@@ -15,7 +15,7 @@
 // Each passes against the fixtures.
 // `--fast-path off` serves with the HTTP fast path forced off (MCP_HOST_FAST_PATH=off: every 2026-07-28 request through
 // the SDK's entry, docs/design.md §8); its results go to .conformance-results/fast-path-off/. `npm test` runs the
-// suites with the fast path on (the default, --extended) and v2's default suite once more with it off.
+// suites with the fast path on (the default, --extended) and v2's suites (--extended) once more with it off.
 //
 // usage: node scripts/conformance.mjs [--suite v1|v2] [--extended] [--fast-path on|off] [--verbose]     (after `npm run build`)
 import { spawn } from "node:child_process";

@@ -111,11 +111,12 @@ const failures = failureLines();
 steps.push([`tests (${pass} passed, ${fail} failed, ${cancelled} cancelled)`, tests.ok && failures.length === 0, failures]);
 if (only.length === 0 && process.env.MCP_HOST_SKIP_CONFORMANCE !== "1") {
   steps.push(["conformance", run("conformance", process.execPath, ["scripts/conformance.mjs", "--extended"])]);
-  // v2's default suite once more with the HTTP fast path forced off (design §8): the run above serves 2026-07-28 on
-  // the fast path, this one through the SDK's entry alone, so both ways of serving must pass (about 30 s more).
+  // v2's suites once more with the HTTP fast path forced off (design §8): the run above serves 2026-07-28 on the fast
+  // path, this one through the SDK's entry alone, so both ways of serving must pass — the default suite and the
+  // extended sets (MRTR, tasks, skills), which take the fast path's methods too (about 40 s more).
   steps.push([
     "conformance, fast path off",
-    run("conformance-fast-path-off", process.execPath, ["scripts/conformance.mjs", "--suite", "v2", "--fast-path", "off"]),
+    run("conformance-fast-path-off", process.execPath, ["scripts/conformance.mjs", "--suite", "v2", "--extended", "--fast-path", "off"]),
   ]);
 }
 const left = leftovers({ before, marker, root, runTmp });
