@@ -9,7 +9,8 @@ import type { BuildCore } from "../../host/build/compiled-build.js";
 import type { RequestFacts } from "../edge/request-facts.js";
 import { onResponseClose } from "../edge/connection-tracker.js";
 import { FastExchange } from "./fast-exchange.js";
-import { fastRouteOf } from "./fast-path-guard.js";
+import { fastRouteOf, type FastRoute } from "./fast-path-guard.js";
+import type { PooledTransport } from "./pooled-server.js";
 import { requestInfoOf } from "./request-info.js";
 import { ServerPool } from "./server-pool.js";
 
@@ -23,25 +24,26 @@ export class FastPath {
 
   /**
    * Serves the request on the fast path when it may; false when the SDK's entry is to serve it (nothing was written).
-   * No web `Request` is made unless a handler reads it.
+   * No web `Request` is made unless a handler reads it, and no promise unless the pool has to grow for it: `true` or
+   * `false` itself when that is known at once.
    * @example
-   * if (!(await fast.serve(build, facts, req, res))) await entry(webRequestOf(req, res, facts));
+   * const fast = fastPath.serve(build, facts, req, res); if (fast === true || (fast !== false && (await fast))) return;
    */
-  async serve(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  serve(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     const route = fastRouteOf(req, facts.body);
     if (route === undefined || clientLeft(res)) return false;
     const pool = this.poolFor(build);
     const id = route.message.id;
-    let member = pool.free(id);
-    if (member === undefined) {
-      member = await pool.grow();
-      if (member === undefined || !member.takes(id) || clientLeft(res)) return false;
-    }
+    const member = pool.free(id);
+    if (member !== undefined) return this.serveOn(member, route, build, facts, req, res);
+    return pool.grow().then((grown) => grown?.takes(id) === true && !clientLeft(res) && this.serveOn(grown, route, build, facts, req, res));
+  }
+
+  private serveOn(member: PooledTransport, route: FastRoute, build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): boolean {
     const exchange = new FastExchange(route, req, res, facts, requestInfoOf(build, facts, "modern", facts.authInfo), facts.authInfo);
     if (!member.dispatch(exchange)) return false;
-    const served = member;
     onResponseClose(res, () => {
-      if (!res.writableFinished) served.abandon(exchange);
+      if (!res.writableFinished) member.abandon(exchange);
     });
     return true;
   }

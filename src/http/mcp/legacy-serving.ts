@@ -209,32 +209,27 @@ async function continueSession(
 }
 
 /**
- * Serves the request if it belongs to the 2025 era with sessions; returns false when it is for the modern path.
+ * Serves the request if it belongs to the 2025 era with sessions (a promise while it does); false at once when it is
+ * for the modern path, which then pays for no promise here.
  * @example
- * if (await serveLegacy(ctx, facts, req, res, "time,text", build)) return;
+ * const legacy = serveLegacy(ctx, facts, req, res, "time,text", build); if (legacy !== false) return void (await legacy);
  */
-export async function serveLegacy(
+export function serveLegacy(
   ctx: LegacyServing,
   facts: RequestFacts,
   req: IncomingMessage,
   res: ServerResponse,
   endpointKey: string,
   build: BuildCore,
-): Promise<boolean> {
+): boolean | Promise<true> {
   const key = facts.requested ?? endpointKey;
   const sessionId = header(req, "mcp-session-id");
-  if (sessionId !== undefined) {
-    await continueSession(ctx, facts, req, res, key, sessionId);
-    return true;
-  }
+  if (sessionId !== undefined) return continueSession(ctx, facts, req, res, key, sessionId).then(() => true);
   if (req.method !== "POST") return false;
   const body = facts.body;
   if (looksModern(req, body)) return false;
   if (!isLegacyClassified(req, body)) return false;
-  if (isInitializeRequest(body)) {
-    await openSession(ctx, facts, req, res, key, build);
-    return true;
-  }
+  if (isInitializeRequest(body)) return openSession(ctx, facts, req, res, key, build).then(() => true);
   sendJsonRpcError(res, 400, -32000, "Bad Request: no session. A 2025-era client must start with initialize; send Mcp-Session-Id on later requests.");
   return true;
 }

@@ -22,7 +22,7 @@ import { carriedFacts, type RequestFacts } from "../edge/request-facts.js";
 import type { LegacyMode } from "../http-options.js";
 import type { Fleet } from "../../scale-out/fleet.js";
 import { serveLegacy, type LegacyServing } from "./legacy-serving.js";
-import { taskListenOf } from "./task-listen.js";
+import { isListen, taskListenOf } from "./task-listen.js";
 import { callerFrom } from "../../host/protocol/request-state.js";
 import type { TaskStore } from "../../tasks/task-store.js";
 import { modernErrorLog } from "./modern-error-log.js";
@@ -157,7 +157,13 @@ export class SelectionEndpoint {
   async handle(build: BuildCore, facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.inFlight += 1;
     onResponseClose(res, () => (this.inFlight -= 1));
-    if (this.context.legacy === "stateful" && (await serveLegacy(this.context.legacyServing, facts, req, res, this.key, build))) return;
+    if (this.context.legacy === "stateful") {
+      const legacy = serveLegacy(this.context.legacyServing, facts, req, res, this.key, build);
+      if (legacy !== false) {
+        await legacy;
+        return;
+      }
+    }
     if ((req.method === "GET" || req.method === "DELETE") && this.context.legacy !== "stateless") {
       sendJsonRpcError(
         res,
@@ -171,7 +177,7 @@ export class SelectionEndpoint {
     if (refusedListen(facts.body, build, this.context.subscriptionLimits, res)) return;
     if (refusedParamHeaders(req, facts.body, build, res)) return;
     const tasks =
-      this.context.tasks === undefined
+      this.context.tasks === undefined || !isListen(facts.body)
         ? undefined
         : await taskListenOf(facts.body, { store: this.context.tasks, owner: callerFrom(facts.authInfo, undefined, "http") });
     if (tasks?.kind === "refused") {
@@ -179,7 +185,10 @@ export class SelectionEndpoint {
       return;
     }
     this.followListened(facts.body, res);
-    if (tasks === undefined && this.fast !== undefined && (await this.fast.serve(build, facts, req, res))) return;
+    if (tasks === undefined && this.fast !== undefined) {
+      const fast = this.fast.serve(build, facts, req, res);
+      if (fast === true || (fast !== false && (await fast))) return;
+    }
     let request: Request;
     try {
       request = webRequestOf(req, res, facts);

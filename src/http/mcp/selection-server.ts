@@ -159,7 +159,8 @@ export class SelectionServer implements ServingLayer {
       facts.plan = planOfBuild(build.id);
       facts.routed = false;
     }
-    if (!(await this.applyCors(facts, req, res))) return;
+    const cors = this.applyCors(facts, req, res);
+    if (cors !== true && !(await cors)) return;
     if (this.checkOrigin && !originAllowed(req, res, this.origins)) {
       refuseOrigin(res, req.headers.origin ?? "");
       return;
@@ -178,7 +179,8 @@ export class SelectionServer implements ServingLayer {
       const given = (req as { auth?: Parameters<typeof withoutToken>[0] }).auth;
       if (given !== undefined) facts.authInfo = withoutToken(given);
     }
-    if (!(await this.rated(facts, req, res))) return;
+    const rated = this.rated(facts, req, res);
+    if (rated !== true && !(await rated)) return;
     let target = build;
     if (!facts.routed) {
       const narrow = this.narrowing(facts, req, res);
@@ -198,19 +200,24 @@ export class SelectionServer implements ServingLayer {
     await this.parts.endpoints.serve(target, facts, req, res);
   }
 
-  /** The deployment's CORS (http.cors), once per request; false when it answered. */
-  private async applyCors(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  /**
+   * The deployment's CORS (http.cors), once per request; false when it answered. `true` itself when there is nothing
+   * to wait for: on the way of every request, a promise (and with AsyncLocalStorage on, its hooks) is not free.
+   */
+  private applyCors(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     if (this.cors === undefined || facts.corsApplied) return true;
     facts.corsApplied = true;
     return ran(this.cors, req, res);
   }
 
-  /** The caller's rate, once per request (in a fleet Redis's answer, awaited): still before a byte of the body is read. */
-  private async rated(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  /**
+   * The caller's rate, once per request (in a fleet Redis's answer, a promise): still before a byte of the body is
+   * read. `true` itself when admitted at once, as `applyCors`.
+   */
+  private rated(facts: RequestFacts, req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     if (facts.rated) return true;
     facts.rated = true;
-    const admitted = this.parts.limits.admitRate(req, res, facts);
-    return admitted === true || (await admitted);
+    return this.parts.limits.admitRate(req, res, facts);
   }
 
   /**
@@ -278,7 +285,8 @@ export class SelectionServer implements ServingLayer {
   private async buildOf(facts: RequestFacts, narrow: Narrowing): Promise<CompiledBuild> {
     const { serving } = this.parts;
     let plan = narrow(facts.plan!);
-    if (await serving.wake(plan)) {
+    // Nothing dormant to wake (the usual case): no promise to wait on.
+    if (plan.wake.length > 0 && (await serving.wake(plan))) {
       facts.plan = serving.plan(facts.selection!);
       plan = narrow(facts.plan);
     }

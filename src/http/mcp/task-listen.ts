@@ -32,7 +32,8 @@ export type TaskListen =
   | { kind: "refused"; id: string | number | null; code: number; message: string; data: unknown }
   | { kind: "follow"; wrap(response: Response): Response };
 
-function isListen(body: unknown): body is ListenBody {
+/** Whether a body is a `subscriptions/listen` request (only one may follow tasks: see `taskListenOf`). */
+export function isListen(body: unknown): body is ListenBody {
   return (body as ListenBody | undefined)?.method === "subscriptions/listen";
 }
 
