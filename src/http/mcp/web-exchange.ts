@@ -53,30 +53,46 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, facts: R
 /** One read of a response body. */
 type BodyRead = ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>;
 
-/** What a read gives when the stream has something ready within a turn of the microtask queue; undefined if not. */
-function readyNow(read: BodyRead): Promise<Awaited<BodyRead> | undefined> {
-  return Promise.race([read, Promise.resolve().then(() => undefined)]);
+/** What a stream had within one turn of the event loop: its chunks, whether it ended or failed, the read still waiting. */
+interface Ready {
+  chunks: Uint8Array[];
+  done: boolean;
+  failed: boolean;
+  read: BodyRead;
 }
 
 /**
- * What a stream has ready at once (waiting one turn of the event loop when nothing is there yet): its chunks, whether
- * it ended, and the read still waiting when it did not.
+ * What a stream has within this turn of the event loop: each read that resolves before the turn's check phase adds
+ * its chunk and starts the next; the read still waiting then is handed back for the caller to await. One promise per
+ * read (racing each read against a microtask instead cost five, and a 2025 answer takes three reads).
  */
-async function takeReady(reader: ReadableStreamDefaultReader<Uint8Array>) {
-  const chunks: Uint8Array[] = [];
-  let read = reader.read();
-  for (let waited = false; ; ) {
-    const result = await readyNow(read);
-    if (result === undefined) {
-      if (waited || chunks.length > 0) return { chunks, done: false, read };
-      waited = true;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      continue;
-    }
-    if (result.done) return { chunks, done: true, read };
-    chunks.push(result.value);
-    read = reader.read();
-  }
+function takeReady(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Ready> {
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let settled = false;
+    let read: BodyRead;
+    const finish = (done: boolean, failed: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearImmediate(turn);
+      resolve({ chunks, done, failed, read });
+    };
+    const next = () => {
+      read = reader.read();
+      read.then(
+        (result) => {
+          // Past the turn the caller awaits this read itself.
+          if (settled) return;
+          if (result.done) return finish(true, false);
+          chunks.push(result.value);
+          next();
+        },
+        () => finish(false, true),
+      );
+    };
+    const turn = setImmediate(() => finish(false, false));
+    next();
+  });
 }
 
 /**
@@ -107,15 +123,21 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     return;
   }
   const reader = response.body.getReader();
-  const gone = new Promise<void>((resolve) =>
-    onResponseClose(res, () => {
-      resolve();
-      void reader.cancel().catch(() => {});
-    }),
-  );
+  let gone = false;
+  let wake: (() => void) | undefined;
+  onResponseClose(res, () => {
+    gone = true;
+    wake?.();
+    void reader.cancel().catch(() => {});
+  });
   try {
     const ready = await takeReady(reader);
     if (res.destroyed) return;
+    if (ready.failed) {
+      // The stream failed before anything was written: end the answer, as a failed read does later.
+      res.end();
+      return;
+    }
     if (ready.done) {
       const body = Buffer.concat(ready.chunks);
       headers["content-length"] = String(body.byteLength);
@@ -128,7 +150,12 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     for (let read = ready.read; ; read = reader.read()) {
       const { done, value } = await read;
       if (done || res.destroyed) break;
-      if (!res.write(value)) await Promise.race([new Promise<void>((resolve) => res.once("drain", () => resolve())), gone]);
+      // Backpressure: wait for the socket to drain, or for the client to leave.
+      if (!res.write(value) && !gone)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          res.once("drain", () => resolve());
+        });
     }
   } catch {
     // The stream failed or the client left; end what was written.
