@@ -3,8 +3,9 @@
 // off (every request through the SDK's entry). Concurrent clients that reuse one JSON-RPC id get their own answers,
 // more of them than the pool has servers (the rest go to the entry); a tool answered with a task, and the task's
 // methods, answer alike; a large result; a client that leaves mid-call aborts the handler's signal on both paths
-// (with the reason each gives, docs/serving.md); a build replaced by an offer change is served by a new pool; the
-// SDK version the lock file pins is one the fast path was proven on.
+// (with the reason each gives, docs/serving.md); repeated standard headers are read as the entry reads them; a build
+// replaced by an offer change is served by a new pool; the SDK version the lock file pins is one the fast path was
+// proven on.
 import { afterEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -221,6 +222,37 @@ describe("the fast path answers as the SDK's entry does", { timeout: 120_000 }, 
       assert.equal(fastServed.count, before + 1, `${name} went through the fast path`);
       const viaEntry = await rpc(entry.url, id, "tools/call", { name, arguments: {} });
       assert.deepEqual(viaFast, viaEntry, name);
+    }
+  });
+
+  it("repeated standard headers are read as the entry reads them: answered alike, the fast path taking only what the entry would", async () => {
+    const echo = defineExtension({ name: "echo", tools: [{ name: "echo", handler: () => ({ content: [{ type: "text", text: "echoed" }] }) }] });
+    const { fast, entry } = await serveBoth([echo]);
+    // Sent with node's own client, which writes a header once per value of an array.
+    const send = (url: URL, repeated: Record<string, string[]>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const outgoing = httpRequest(url, { method: "POST", headers: { ...modernHeaders("tools/call", "echo"), ...repeated } }, (answer) => {
+          let body = "";
+          answer.setEncoding("utf8");
+          answer.on("data", (chunk: string) => (body += chunk));
+          answer.on("end", () => resolve({ status: answer.statusCode ?? 0, body }));
+        });
+        outgoing.on("error", reject);
+        outgoing.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: {}, _meta: metaOf(false) } }));
+      });
+    const cases: Array<[string, Record<string, string[]>]> = [
+      ["Mcp-Name twice", { "mcp-name": ["echo", "echo"] }],
+      ["Mcp-Method twice", { "mcp-method": ["tools/call", "tools/call"] }],
+      ["MCP-Protocol-Version twice", { "mcp-protocol-version": ["2026-07-28", "2026-07-28"] }],
+    ];
+    for (const [label, repeated] of cases) {
+      const before = fastServed.count;
+      const viaFast = await send(fast.url, repeated);
+      // Joined by ", " (as the web Headers the entry reads join them), none of them is the body's value.
+      assert.equal(fastServed.count, before, `${label}: not taken by the fast path`);
+      const viaEntry = await send(entry.url, repeated);
+      assert.deepEqual(viaFast, viaEntry, label);
+      assert.equal(viaFast.status, 400, `${label}: ${viaFast.body}`);
     }
   });
 
