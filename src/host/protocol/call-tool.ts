@@ -272,8 +272,7 @@ export function timedOutResult(deps: CallToolDeps, tool: CompiledTool, timeoutMs
  * A handler's result as it may leave: a tool result (its output checked, its size bounded, projected for a 2025-era
  * client), or an `isError` result that says what was wrong with it.
  */
-export async function checkedResult(deps: CallToolDeps, tool: CompiledTool, value: unknown, request: ToolRequest): Promise<CallToolResult> {
-  const { server, info } = request;
+export function checkedResult(deps: CallToolDeps, tool: CompiledTool, value: unknown, request: ToolRequest): CallToolResult | Promise<CallToolResult> {
   if (typeof value !== "object" || value === null || !Array.isArray((value as CallToolResult).content)) {
     deps.logger.warn(`[extension ${tool.extension}] tool "${tool.name}" returned something that is not a tool result`, {
       code: "TOOL_HANDLER_FAILED",
@@ -281,7 +280,15 @@ export async function checkedResult(deps: CallToolDeps, tool: CompiledTool, valu
     });
     return errorResult(`tool "${tool.name}" returned an invalid result (expected { content: [...] })`);
   }
-  const checked = hasOutputToCheck(tool, value as CallToolResult) ? await checkOutput(tool, value as CallToolResult) : (value as CallToolResult);
+  // A result with structured content to check waits for its validator; any other is finished at once (no promise).
+  if (hasOutputToCheck(tool, value as CallToolResult))
+    return checkOutput(tool, value as CallToolResult).then((checked) => sendable(deps, tool, checked, request));
+  return sendable(deps, tool, value as CallToolResult, request);
+}
+
+/** A checked result as it is sent: refused when too large or not serialisable, projected for a 2025 client. */
+function sendable(deps: CallToolDeps, tool: CompiledTool, checked: CallToolResult, request: ToolRequest): CallToolResult {
+  const { server, info } = request;
   const unsendable = deps.gate === undefined ? undefined : resultProblem(checked, deps.gate.maxResultBytes);
   if (unsendable !== undefined) {
     const code = unsendable.startsWith("is ") ? "TOOL_RESULT_TOO_LARGE" : "TOOL_HANDLER_FAILED";

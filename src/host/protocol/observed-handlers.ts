@@ -104,7 +104,11 @@ function finish(observation: RequestObservation, ended: ObservedEnd): void {
   }
 }
 
-async function observed<T>(observer: HostObserver, describe: () => ObservedRequest, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` (a handler: its value, or a promise of it) under the observer. `observed` is async, so a handler that
+ * throws at once rejects it as one whose promise rejects does; no extra promise is made to wrap the handler.
+ */
+async function observed<T>(observer: HostObserver, describe: () => ObservedRequest, work: () => T | Promise<T>): Promise<T> {
   let observation: RequestObservation | undefined;
   let request: ObservedRequest | undefined;
   try {
@@ -119,7 +123,8 @@ async function observed<T>(observer: HostObserver, describe: () => ObservedReque
   let ran = false;
   const once = () => {
     ran = true;
-    return work();
+    // The handler's own promise when it made one (Promise.resolve hands a native promise back as it is).
+    return Promise.resolve(work());
   };
   let result: T;
   try {
@@ -151,7 +156,7 @@ export function observedRegistrar(server: Server, observer: HostObserver | undef
       observed(
         observer,
         () => describeRequest(method, (request as { params?: Params }).params, ctx, infoOf(ctx), tables()),
-        async () => handler(request, ctx),
+        () => handler(request, ctx),
       ),
     );
 }
@@ -171,7 +176,7 @@ export function observedMethods(server: Server, observer: HostObserver | undefin
       observed(
         observer,
         () => describeRequest(method, parsed as Params, ctx, infoOf(ctx), tables()),
-        async () => handler(parsed, ctx),
+        () => handler(parsed, ctx),
       ),
     );
 }
