@@ -55,16 +55,14 @@ class PooledServer extends Server {
   protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
     const exchange = exchangeOf(transportInfo?.request);
     if (exchange === undefined) return super.buildContext(ctx, transportInfo);
-    {
-      const { notify, send, signal } = ctx.mcpReq;
-      const mcpReq = ctx.mcpReq as { notify: typeof notify; send: typeof send; signal: AbortSignal };
-      const handlerAbort = new AbortController();
-      signal.addEventListener("abort", () => handlerAbort.abort(exchange.open ? signal.reason : closedConnection()), { once: true });
-      mcpReq.signal = handlerAbort.signal;
-      mcpReq.notify = (notification) => (exchange.open ? notify(notification) : notConnected());
-      const sendAny = send as (...args: unknown[]) => Promise<unknown>;
-      mcpReq.send = ((...args: unknown[]) => (exchange.open ? sendAny(...args) : notConnected())) as typeof send;
-    }
+    const { notify, send, signal } = ctx.mcpReq;
+    const mcpReq = ctx.mcpReq as { notify: typeof notify; send: typeof send; signal: AbortSignal };
+    const handlerAbort = new AbortController();
+    signal.addEventListener("abort", () => handlerAbort.abort(exchange.open ? signal.reason : closedConnection()), { once: true });
+    mcpReq.signal = handlerAbort.signal;
+    mcpReq.notify = (notification) => (exchange.open ? notify(notification) : notConnected());
+    const sendAny = send as (...args: unknown[]) => Promise<unknown>;
+    mcpReq.send = ((...args: unknown[]) => (exchange.open ? sendAny(...args) : notConnected())) as typeof send;
     const context = super.buildContext(ctx, transportInfo) as ServerContext & { [EXCHANGE_OF_CONTEXT]?: FastExchange };
     context[EXCHANGE_OF_CONTEXT] = exchange;
     if (context.http !== undefined) context.http = new LazyHttpInfo(context.http, exchange);
