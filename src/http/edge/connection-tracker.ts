@@ -45,6 +45,16 @@ export function onResponseClose(res: ServerResponse, callback: () => void): void
   });
 }
 
+/**
+ * The client went away before its answer was done (what a web `Request`'s signal made of this request says): its
+ * response closed without finishing.
+ * @example
+ * if (clientLeft(res)) return false;
+ */
+export function clientLeft(res: ServerResponse): boolean {
+  return res.closed && !res.writableFinished;
+}
+
 /** Marks a request as a stream that only ends when the server ends it (done by the app once the body is read). */
 export function markLongLived(req: IncomingMessage): void {
   (req as { [LONG_LIVED]?: boolean })[LONG_LIVED] = true;

@@ -7,17 +7,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildCore } from "../../host/build/compiled-build.js";
 import type { RequestFacts } from "../edge/request-facts.js";
-import { onResponseClose } from "../edge/connection-tracker.js";
+import { clientLeft, onResponseClose } from "../edge/connection-tracker.js";
 import { FastExchange } from "./fast-exchange.js";
 import { fastRouteOf, type FastRoute } from "./fast-path-guard.js";
 import type { PooledTransport } from "./pooled-server.js";
 import { requestInfoOf } from "./request-info.js";
 import { ServerPool } from "./server-pool.js";
-
-/** The client went away before its answer was done (what the entry's `request.signal` would say). */
-function clientLeft(res: ServerResponse): boolean {
-  return res.closed && !res.writableFinished;
-}
 
 export class FastPath {
   private pool: ServerPool | undefined;

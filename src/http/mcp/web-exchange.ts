@@ -9,7 +9,7 @@
  * backpressure, and cancelled when the client leaves — what it has ready at once going out with the headers.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { onResponseClose } from "../edge/connection-tracker.js";
+import { clientLeft, onResponseClose } from "../edge/connection-tracker.js";
 import { carryFacts, type RequestFacts } from "../edge/request-facts.js";
 
 /**
@@ -38,13 +38,15 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, facts: R
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const abort = new AbortController();
-  // Made late (the fast path makes it only when a handler reads it), after the client left: aborted from the start.
-  if (res.closed && !res.writableFinished) abort.abort();
-  // On the response's one shared `close` listener (the drain and the caller's limits use the same one).
-  else
+  if (clientLeft(res)) {
+    // Made late (the fast path makes it only when a handler reads it), after the client left: aborted from the start.
+    abort.abort();
+  } else {
+    // On the response's one shared `close` listener (the drain and the caller's limits use the same one).
     onResponseClose(res, () => {
       if (!res.writableFinished) abort.abort();
     });
+  }
   const request = new ExchangeRequest(url, { method: req.method ?? "GET", headers }, abort.signal);
   carryFacts(request, facts);
   return request;
